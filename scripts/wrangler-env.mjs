@@ -1,0 +1,29 @@
+/**
+ * Shared by the start and test scripts: the environment wrangler runs with offline (no metrics, no
+ * Cloudflare look-ups, no banner) and the list of settings forwarded from the process environment.
+ */
+
+/** Environment variables that keep wrangler from touching the network. */
+export const OFFLINE_WRANGLER_ENV = {
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_HIDE_BANNER: "true",
+};
+
+/** Every setting of CONTRACTS.md; a process env variable of this name reaches the worker. */
+export const SETTINGS = [
+  "LLM_BASE_URL",
+  "LLM_API_KEY",
+  "LLM_MODEL",
+  "LLM_FALLBACK_BASE_URL",
+  "LLM_FALLBACK_API_KEY",
+  "LLM_FALLBACK_MODEL",
+  "LLM_CONTEXT_WINDOW",
+  "MARKET_DATA",
+  "EASTMONEY_BASE_URL",
+  "TENCENT_BASE_URL",
+  "YAHOO_BASE_URL",
+  "AUTH_MODE",
+  "WEBHOOK_SECRET",
+  "ADMIN_TOKEN",
+];

@@ -1,0 +1,126 @@
+/**
+ * The HTTP edge inside workerd: health, sessions through the Durable Object and D1, the error
+ * envelope for bad input (never a 500), and the queue consumer's routing rules.
+ */
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import worker from "../../worker/index";
+
+const BASE = "http://wyckoff.test";
+
+function call(path: string, init?: RequestInit): Promise<Response> {
+  return exports.default.fetch(new Request(`${BASE}${path}`, init));
+}
+
+function postJson(path: string, body: unknown): Promise<Response> {
+  return call(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+}
+
+async function errorOf(res: Response): Promise<{ code: string; message: string }> {
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  return body.error;
+}
+
+describe("GET /api/health", () => {
+  it("reports the configured model and market-data mode", async () => {
+    const res = await call("/api/health");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    const body = await res.json();
+    expect(body).toEqual({ ok: true, version: expect.any(String), model: { id: "scripted", offline: false }, marketData: "offline" });
+  });
+});
+
+describe("sessions", () => {
+  it("creates a session in its Durable Object and reads it back", async () => {
+    const created = await postJson("/api/sessions", { title: "贵州茅台 研究", profile: "cn-equity" });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect(id).toMatch(/^s_[0-9a-z]{26}$/);
+
+    const read = await call(`/api/sessions/${id}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toEqual({
+      id,
+      title: "贵州茅台 研究",
+      profile: "cn-equity",
+      createdAt: expect.any(String),
+      messages: [],
+      compaction: { summary: null, compactedThrough: null, count: 0 },
+      usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 },
+    });
+
+    // The row lives in the DO's own SQLite, not only in D1.
+    const stub = env.SessionAgent.getByName(id);
+    expect((await stub.snapshot())?.title).toBe("贵州茅台 研究");
+  });
+
+  it("lists the owner's sessions, newest first, with a default title", async () => {
+    const a = (await (await postJson("/api/sessions", {})).json()) as { id: string };
+    const b = (await (await postJson("/api/sessions", { title: "second" })).json()) as { id: string };
+    const res = await call("/api/sessions");
+    const { sessions } = (await res.json()) as { sessions: { id: string; title: string }[] };
+    const ids = sessions.map((s) => s.id);
+    expect(ids).toContain(a.id);
+    expect(ids).toContain(b.id);
+    expect(sessions.find((s) => s.id === a.id)?.title).toBe("New session");
+  });
+
+  it("answers 404 for unknown or malformed session ids", async () => {
+    const unknown = await call("/api/sessions/s_0000000000000000000000000a");
+    expect(unknown.status).toBe(404);
+    expect((await errorOf(unknown)).code).toBe("not_found");
+    const junk = await call("/api/sessions/..%2F..%2Fetc");
+    expect(junk.status).toBe(404);
+  });
+});
+
+describe("bad input", () => {
+  it("rejects malformed JSON with 400 and creates nothing", async () => {
+    const before = ((await (await call("/api/sessions")).json()) as { sessions: unknown[] }).sessions.length;
+    const res = await call("/api/sessions", { method: "POST", headers: { "content-type": "application/json" }, body: "{title:" });
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toEqual({ code: "invalid_input", message: "request body is not valid JSON" });
+    const after = ((await (await call("/api/sessions")).json()) as { sessions: unknown[] }).sessions.length;
+    expect(after).toBe(before);
+  });
+
+  it("names the failing field", async () => {
+    const res = await postJson("/api/sessions", { title: 42 });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/^title: /);
+    const extra = await postJson("/api/sessions", { title: "x", owner: "mallory" });
+    expect(extra.status).toBe(400);
+    const array = await postJson("/api/sessions", [1, 2]);
+    expect(array.status).toBe(400);
+  });
+
+  it("answers 413 for bodies over the limit", async () => {
+    const res = await postJson("/api/sessions", { title: "x".repeat(3 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+    expect((await errorOf(res)).code).toBe("payload_too_large");
+  });
+
+  it("answers 404 with the envelope for unknown API routes and methods", async () => {
+    const res = await call("/api/nope");
+    expect(res.status).toBe(404);
+    expect((await errorOf(res)).code).toBe("not_found");
+    const method = await call("/api/health", { method: "DELETE" });
+    expect(method.status).toBe(404);
+  });
+});
+
+describe("queue consumer", () => {
+  it("dead-letters unknown kinds and malformed bodies without failing the batch", async () => {
+    const batch = createMessageBatch("wyckoff-edge-background", [
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "no_such_kind" } },
+      { id: "m2", timestamp: new Date(), attempts: 1, body: "not an object" },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(["m1", "m2"]);
+    expect(result.retryMessages).toEqual([]);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Workers project: tests run inside workerd with the bindings of wrangler.toml. D1 migrations are
+ * read here and applied in the setup file; the scripted model server and the fake market-data
+ * upstream run on loopback (global setup) and reach the worker through its bindings.
+ */
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest(async ({ inject }) => ({
+      wrangler: { configPath: path.join(root, "wrangler.toml") },
+      miniflare: {
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
+          LLM_BASE_URL: inject<string>("modelUrl"),
+          LLM_MODEL: "scripted",
+          LLM_API_KEY: "test-key",
+          EASTMONEY_BASE_URL: inject<string>("upstreamUrl"),
+          TENCENT_BASE_URL: inject<string>("upstreamUrl"),
+          YAHOO_BASE_URL: inject<string>("upstreamUrl"),
+        },
+      },
+    })),
+  ],
+  test: {
+    name: "workers",
+    root,
+    include: ["test/integration/**/*.test.ts"],
+    setupFiles: ["test/integration/apply-migrations.ts"],
+    globalSetup: ["test/integration/global-setup.ts"],
+    silent: "passed-only",
+  },
+});

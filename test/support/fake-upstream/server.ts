@@ -1,0 +1,118 @@
+/**
+ * Fake market-data upstream on loopback: answers in each provider's documented response format so
+ * the real adapters (fetch + parser) run in tests. Canned responses are registered per path (and
+ * optional query substring) by tests through `register()` or the `/__fixtures` control endpoint;
+ * every request is recorded. Unmatched paths answer 404 so a test missing a fixture fails loudly.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One canned answer. `body` is sent as given (string) or JSON-encoded (anything else). */
+export interface Fixture {
+  /** Path the request must have, e.g. `/api/qt/stock/kline/get`. */
+  path: string;
+  /** Substring the raw query string must contain (e.g. `secid=1.600519`); omitted = any query. */
+  query?: string;
+  status?: number;
+  contentType?: string;
+  /** Body: text, or base64 when `encoding` is "base64" (for GBK-encoded providers). */
+  body: unknown;
+  encoding?: "utf8" | "base64";
+  /** Answer this many times, then fall through to later fixtures (default: forever). */
+  times?: number;
+  /** Delay before answering, to exercise timeouts. */
+  delayMs?: number;
+}
+
+/** A request the fake upstream received. */
+export interface RecordedUpstreamRequest {
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A running fake upstream. */
+export interface FakeUpstream {
+  url: string;
+  port: number;
+  register(fixture: Fixture): void;
+  reset(): void;
+  requests(): RecordedUpstreamRequest[];
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function isFixture(value: unknown): value is Fixture {
+  return typeof value === "object" && value !== null && typeof (value as { path?: unknown }).path === "string" && "body" in value;
+}
+
+/** Starts the fake upstream on 127.0.0.1 (random port unless given). */
+export async function startFakeUpstream(opts: { port?: number; fixtures?: Fixture[] } = {}): Promise<FakeUpstream> {
+  let fixtures: Fixture[] = [...(opts.fixtures ?? [])];
+  const seen: RecordedUpstreamRequest[] = [];
+
+  const send = (res: ServerResponse, status: number, contentType: string, body: Buffer | string): void => {
+    res.writeHead(status, { "content-type": contentType });
+    res.end(body);
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      if (url.pathname === "/__fixtures") {
+        if (req.method === "DELETE") {
+          fixtures = [];
+          return send(res, 204, "text/plain", "");
+        }
+        const parsed: unknown = JSON.parse(await readBody(req));
+        const list = Array.isArray(parsed) ? parsed : [parsed];
+        if (!list.every(isFixture)) return send(res, 400, "application/json", JSON.stringify({ error: "fixture needs path and body" }));
+        fixtures.push(...list);
+        return send(res, 204, "text/plain", "");
+      }
+      if (url.pathname === "/__requests") return send(res, 200, "application/json", JSON.stringify(seen));
+
+      seen.push({ method: req.method ?? "GET", path: url.pathname, query: url.search.slice(1), headers: req.headers });
+      const index = fixtures.findIndex((f) => f.path === url.pathname && (f.query === undefined || url.search.includes(f.query)));
+      const fixture = fixtures[index];
+      if (!fixture) return send(res, 404, "application/json", JSON.stringify({ error: `no fixture for ${url.pathname}${url.search}` }));
+      if (fixture.times !== undefined) {
+        fixture.times -= 1;
+        if (fixture.times <= 0) fixtures.splice(index, 1);
+      }
+      if (fixture.delayMs) await new Promise((r) => setTimeout(r, fixture.delayMs));
+      const body =
+        typeof fixture.body === "string"
+          ? Buffer.from(fixture.body, fixture.encoding === "base64" ? "base64" : "utf8")
+          : JSON.stringify(fixture.body);
+      send(res, fixture.status ?? 200, fixture.contentType ?? "application/json", body);
+    })().catch((error: unknown) => send(res, 500, "text/plain", String(error)));
+  });
+
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    register: (fixture) => void fixtures.push(fixture),
+    reset: () => {
+      fixtures = [];
+      seen.length = 0;
+    },
+    requests: () => [...seen],
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * The reading room's build: plain Vite + React, root web/, output dist/client (served by the worker
+ * as static assets locally; deployable to Pages on its own with VITE_API_BASE_URL).
+ */
+import path from "node:path";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  root: "web",
+  plugins: [react()],
+  resolve: {
+    alias: {
+      "@contracts": path.resolve(import.meta.dirname, "worker/contracts"),
+      "@tool-specs": path.resolve(import.meta.dirname, "worker/tools/specs"),
+    },
+  },
+  build: { outDir: path.resolve(import.meta.dirname, "dist/client"), emptyOutDir: true },
+  server: { proxy: { "/api": "http://127.0.0.1:8787", "/mcp": "http://127.0.0.1:8787" } },
+});

@@ -1,0 +1,11 @@
+/**
+ * The test pyramid: `unit` (plain Node, milliseconds), `workers` (inside workerd through
+ * @cloudflare/vitest-plugin, real DO SQLite / D1 / R2 / Queues), `e2e` (Chromium against `npm start`).
+ */
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    projects: ["test/unit/vitest.config.ts", "test/integration/vitest.config.ts", "test/e2e/vitest.config.ts"],
+  },
+});

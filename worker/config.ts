@@ -1,0 +1,79 @@
+/**
+ * Settings (CONTRACTS.md "Settings"): the only reader of the worker's vars and secrets. Parsed once
+ * per isolate with zod; everything below the edge ring receives the typed `Config`, never `env`.
+ */
+import { z } from "zod";
+import { AppError } from "./lib/app-error";
+
+/** Empty strings (e.g. `LLM_BASE_URL=` in .dev.vars) mean "unset". */
+const optionalString = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
+const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().optional());
+const urlWithDefault = (fallback: string) =>
+  z.preprocess((v) => (v === "" || v === undefined ? fallback : v), z.url()).transform((u) => u.replace(/\/+$/, ""));
+
+const Settings = z.object({
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  LLM_FALLBACK_BASE_URL: optionalUrl,
+  LLM_FALLBACK_API_KEY: optionalString,
+  LLM_FALLBACK_MODEL: optionalString,
+  LLM_CONTEXT_WINDOW: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
+  MARKET_DATA: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["offline", "live"]).default("offline")),
+  EASTMONEY_BASE_URL: urlWithDefault("https://push2his.eastmoney.com"),
+  TENCENT_BASE_URL: urlWithDefault("https://web.ifzq.gtimg.cn"),
+  YAHOO_BASE_URL: urlWithDefault("https://query1.finance.yahoo.com"),
+  AUTH_MODE: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["local", "token", "access"]).default("local")),
+  WEBHOOK_SECRET: optionalString,
+  ADMIN_TOKEN: optionalString,
+});
+
+/** One OpenAI-compatible model endpoint. */
+export interface ModelEndpoint {
+  baseURL: string;
+  apiKey: string | undefined;
+  model: string;
+}
+
+/** The typed settings every handler receives. */
+export interface Config {
+  /** Primary model; `undefined` means the offline rule model answers. */
+  model: ModelEndpoint | undefined;
+  fallbackModel: ModelEndpoint | undefined;
+  contextWindowOverride: number | undefined;
+  marketData: "offline" | "live";
+  providers: { eastmoney: string; tencent: string; yahoo: string };
+  authMode: "local" | "token" | "access";
+  webhookSecret: string | undefined;
+  adminToken: string | undefined;
+}
+
+/** The model id reported when no model is configured. */
+export const OFFLINE_MODEL_ID = "offline-rules";
+
+function endpoint(baseURL: string | undefined, apiKey: string | undefined, model: string | undefined): ModelEndpoint | undefined {
+  return baseURL ? { baseURL, apiKey, model: model ?? "default" } : undefined;
+}
+
+/**
+ * Parses the worker's vars/secrets. A bad setting is the operator's error, not the client's:
+ * it surfaces as a 500 `internal` naming the setting (never its value).
+ */
+export function loadConfig(env: object): Config {
+  const parsed = Settings.safeParse(env);
+  if (!parsed.success) {
+    const names = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))].join(", ");
+    throw new AppError("internal", 500, `server misconfigured: invalid setting ${names}`);
+  }
+  const s = parsed.data;
+  return {
+    model: endpoint(s.LLM_BASE_URL, s.LLM_API_KEY, s.LLM_MODEL),
+    fallbackModel: endpoint(s.LLM_FALLBACK_BASE_URL, s.LLM_FALLBACK_API_KEY, s.LLM_FALLBACK_MODEL),
+    contextWindowOverride: s.LLM_CONTEXT_WINDOW,
+    marketData: s.MARKET_DATA,
+    providers: { eastmoney: s.EASTMONEY_BASE_URL, tencent: s.TENCENT_BASE_URL, yahoo: s.YAHOO_BASE_URL },
+    authMode: s.AUTH_MODE,
+    webhookSecret: s.WEBHOOK_SECRET,
+    adminToken: s.ADMIN_TOKEN,
+  };
+}

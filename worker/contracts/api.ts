@@ -1,0 +1,85 @@
+/**
+ * HTTP API shapes shared by the worker and the reading room (CONTRACTS.md "HTTP API").
+ * The web app parses every response with these schemas.
+ */
+import { z } from "zod";
+
+/** `GET /api/health`. */
+export const Health = z.object({
+  ok: z.boolean(),
+  version: z.string(),
+  model: z.object({ id: z.string(), offline: z.boolean() }),
+  marketData: z.enum(["offline", "live"]),
+});
+export type Health = z.infer<typeof Health>;
+
+/** Longest session title accepted (characters). */
+export const MAX_TITLE_LENGTH = 200;
+
+/** `POST /api/sessions` body. */
+export const CreateSessionBody = z
+  .object({
+    title: z.string().trim().min(1).max(MAX_TITLE_LENGTH).optional(),
+    profile: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "profile must be a lower-case slug")
+      .optional(),
+  })
+  .strict();
+export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
+
+/** `POST /api/sessions` answer (201). */
+export const CreatedSession = z.object({ id: z.string() });
+export type CreatedSession = z.infer<typeof CreatedSession>;
+
+/** One row of `GET /api/sessions`. */
+export const SessionSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  profile: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+/** `GET /api/sessions`. */
+export const SessionList = z.object({ sessions: z.array(SessionSummary) });
+export type SessionList = z.infer<typeof SessionList>;
+
+/** Token usage totals of a session. */
+export const UsageTotals = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  reasoningTokens: z.number().int().nonnegative(),
+  cachedInputTokens: z.number().int().nonnegative(),
+});
+export type UsageTotals = z.infer<typeof UsageTotals>;
+
+/** Compaction state of a session (filled by context governance). */
+export const CompactionState = z.object({
+  summary: z.string().nullable(),
+  compactedThrough: z.number().int().nullable(),
+  count: z.number().int().nonnegative(),
+});
+export type CompactionState = z.infer<typeof CompactionState>;
+
+/** A stored message as an AI SDK UI message (`parts` kept as the SDK emits them). */
+export const StoredUIMessage = z.object({
+  id: z.string(),
+  role: z.enum(["system", "user", "assistant"]),
+  parts: z.array(z.record(z.string(), z.unknown())),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type StoredUIMessage = z.infer<typeof StoredUIMessage>;
+
+/** `GET /api/sessions/:id`. */
+export const SessionDetail = z.object({
+  id: z.string(),
+  title: z.string(),
+  profile: z.string().nullable(),
+  createdAt: z.string(),
+  messages: z.array(StoredUIMessage),
+  compaction: CompactionState,
+  usage: UsageTotals,
+});
+export type SessionDetail = z.infer<typeof SessionDetail>;
