@@ -28,14 +28,34 @@ function step(label, command, args) {
   console.log(`[start] ${label} (${Date.now() - started} ms)`);
 }
 
-if (process.env.WYCKOFF_SKIP_BUILD !== "1") step("built web/ into dist/client", bin("vite"), ["build", "--logLevel", "warn"]);
-step("applied local D1 migrations", bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+if (process.env.WYCKOFF_SKIP_BUILD !== "1")
+  step("built web/ into dist/client", bin("vite"), ["build", "--logLevel", "warn"]);
+step("applied local D1 migrations", bin("wrangler"), [
+  "d1",
+  "migrations",
+  "apply",
+  "DB",
+  "--local",
+  "--persist-to",
+  stateDir,
+]);
 
 // Bundled offline data: idempotent SQL files (INSERT OR REPLACE) under data/seed/, applied in order.
 const seedDir = path.join(root, "data", "seed");
 if (existsSync(seedDir)) {
-  for (const file of readdirSync(seedDir).filter((f) => f.endsWith(".sql")).sort()) {
-    step(`loaded offline data ${file}`, bin("wrangler"), ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--file", path.join(seedDir, file)]);
+  for (const file of readdirSync(seedDir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
+    step(`loaded offline data ${file}`, bin("wrangler"), [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      stateDir,
+      "--file",
+      path.join(seedDir, file),
+    ]);
   }
 }
 
@@ -45,7 +65,17 @@ const vars = SETTINGS.filter((name) => process.env[name] !== undefined && proces
 ]);
 const dev = spawn(
   bin("wrangler"),
-  ["dev", "--ip", "127.0.0.1", "--port", port, "--persist-to", stateDir, "--show-interactive-dev-session=false", ...vars],
+  [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    port,
+    "--persist-to",
+    stateDir,
+    "--show-interactive-dev-session=false",
+    ...vars,
+  ],
   { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true },
 );
 console.log(`[start] serving the reading room at http://127.0.0.1:${port}`);

@@ -48,7 +48,9 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api/health", healthRoutes);
   app.use("/api/*", identify);
   app.route("/api/sessions", sessionRoutes);
-  app.notFound((c) => errorResponse(c, 404, { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }));
+  app.notFound((c) =>
+    errorResponse(c, 404, { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }),
+  );
   app.onError(handleError);
   return app;
 }

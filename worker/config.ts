@@ -51,7 +51,11 @@ export interface Config {
 /** The model id reported when no model is configured. */
 export const OFFLINE_MODEL_ID = "offline-rules";
 
-function endpoint(baseURL: string | undefined, apiKey: string | undefined, model: string | undefined): ModelEndpoint | undefined {
+function endpoint(
+  baseURL: string | undefined,
+  apiKey: string | undefined,
+  model: string | undefined,
+): ModelEndpoint | undefined {
   return baseURL ? { baseURL, apiKey, model: model ?? "default" } : undefined;
 }
 

@@ -1,15 +1,14 @@
 /** Launches Debian's Chromium through playwright-core (no browser downloads here). */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 
 function chromiumPath(): string {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   for (const name of ["chromium", "chromium-browser"]) {
     try {
-      return execFileSync("sh", ["-c", `command -v ${name}`]).toString().trim();
+      return execFileSync("sh", ["-c", `command -v ${name}`])
+        .toString()
+        .trim();
     } catch {
       // try the next name
     }
@@ -17,9 +16,8 @@ function chromiumPath(): string {
   throw new Error("Chromium not found: install it with `apt-get install -y chromium` (or set CHROMIUM_PATH)");
 }
 
-/** Starts a headless Chromium with a fresh profile and no background networking. */
+/** Starts a headless Chromium (playwright gives it a fresh temporary profile) with no background networking. */
 export function launchBrowser(): Promise<Browser> {
-  const userDataDir = mkdtempSync(path.join(tmpdir(), "wyckoff-chromium-"));
   return chromium.launch({
     executablePath: chromiumPath(),
     args: [
@@ -31,7 +29,6 @@ export function launchBrowser(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
-      `--user-data-dir=${userDataDir}`,
     ],
   });
 }

@@ -47,7 +47,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stateDir = mkdtempSync(path.join(tmpdir(), "wyckoff-e2e-"));
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), WYCKOFF_STATE_DIR: stateDir };
   for (const key of Object.keys(env)) if (key.startsWith("LLM_")) delete env[key]; // the offline model, as on a fresh clone
-  const child = spawn(process.execPath, ["scripts/start.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let output = "";
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));

@@ -1,10 +1,11 @@
 /** End-to-end project: Debian's Chromium (playwright-core) against the app started by `npm start`. */
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     name: "e2e",
-    root: "../..",
+    root: path.resolve(import.meta.dirname, "../.."),
     include: ["test/e2e/**/*.test.ts"],
     environment: "node",
     globalSetup: ["test/e2e/global-setup.ts"],

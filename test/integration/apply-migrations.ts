@@ -1,4 +1,5 @@
 /** Applies the D1 migrations (read in vitest.config.ts) to each test file's isolated database. */
-import { applyD1Migrations, env } from "cloudflare:test";
+import { applyD1Migrations } from "cloudflare:test";
+import { testEnv } from "./test-env";
 
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await applyD1Migrations(testEnv.DB, testEnv.TEST_MIGRATIONS);

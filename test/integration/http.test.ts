@@ -6,6 +6,8 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
+import type { SessionAgent } from "../../worker/session/session-agent";
+import { getAgentByName } from "agents";
 
 const BASE = "http://wyckoff.test";
 
@@ -28,7 +30,12 @@ describe("GET /api/health", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toBeTruthy();
     const body = await res.json();
-    expect(body).toEqual({ ok: true, version: expect.any(String), model: { id: "scripted", offline: false }, marketData: "offline" });
+    expect(body).toEqual({
+      ok: true,
+      version: expect.any(String),
+      model: { id: "scripted", offline: false },
+      marketData: "offline",
+    });
   });
 });
 
@@ -52,8 +59,8 @@ describe("sessions", () => {
     });
 
     // The row lives in the DO's own SQLite, not only in D1.
-    const stub = env.SessionAgent.getByName(id);
-    expect((await stub.snapshot())?.title).toBe("贵州茅台 研究");
+    const stub = await getAgentByName<Env, SessionAgent>(env.SessionAgent, id);
+    expect(JSON.parse((await stub.snapshotJson()) ?? "null")).toMatchObject({ id, title: "贵州茅台 研究" });
   });
 
   it("lists the owner's sessions, newest first, with a default title", async () => {
@@ -79,7 +86,11 @@ describe("sessions", () => {
 describe("bad input", () => {
   it("rejects malformed JSON with 400 and creates nothing", async () => {
     const before = ((await (await call("/api/sessions")).json()) as { sessions: unknown[] }).sessions.length;
-    const res = await call("/api/sessions", { method: "POST", headers: { "content-type": "application/json" }, body: "{title:" });
+    const res = await call("/api/sessions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{title:",
+    });
     expect(res.status).toBe(400);
     expect(await errorOf(res)).toEqual({ code: "invalid_input", message: "request body is not valid JSON" });
     const after = ((await (await call("/api/sessions")).json()) as { sessions: unknown[] }).sessions.length;
@@ -113,7 +124,7 @@ describe("bad input", () => {
 
 describe("queue consumer", () => {
   it("dead-letters unknown kinds and malformed bodies without failing the batch", async () => {
-    const batch = createMessageBatch("wyckoff-edge-background", [
+    const batch = createMessageBatch<unknown>("wyckoff-edge-background", [
       { id: "m1", timestamp: new Date(), attempts: 1, body: { kind: "no_such_kind" } },
       { id: "m2", timestamp: new Date(), attempts: 1, body: "not an object" },
     ]);

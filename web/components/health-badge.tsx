@@ -20,7 +20,8 @@ export function HealthBadge({ health, error }: { health: Health | null; error: s
   return (
     <p className="health health--up" role="status" data-testid="health">
       <span className="dot" aria-hidden="true" /> v{health.version} · 模型 model: <strong>{health.model.id}</strong>
-      {health.model.offline ? " (离线规则模型 · offline rule model)" : ""} · 行情 market data: <strong>{health.marketData}</strong>
+      {health.model.offline ? " (离线规则模型 · offline rule model)" : ""} · 行情 market data:{" "}
+      <strong>{health.marketData}</strong>
     </p>
   );
 }

@@ -35,7 +35,11 @@ export function retryDelaySeconds(attempts: number): number {
 
 /** Builds the consumer for a set of handlers. */
 export function createQueueConsumer(handlers: Readonly<Record<string, QueueHandler>>) {
-  return async function consume(batch: MessageBatch<unknown>, deadLetters: Queue<DeadLetter>, log: Logger): Promise<void> {
+  return async function consume(
+    batch: MessageBatch<unknown>,
+    deadLetters: Queue<DeadLetter>,
+    log: Logger,
+  ): Promise<void> {
     for (const message of batch.messages) {
       const deadLetter = async (reason: string): Promise<void> => {
         log.warn("queue_dead_letter", { queue: batch.queue, id: message.id, reason });

@@ -67,8 +67,8 @@ export type CompactionState = z.infer<typeof CompactionState>;
 export const StoredUIMessage = z.object({
   id: z.string(),
   role: z.enum(["system", "user", "assistant"]),
-  parts: z.array(z.record(z.string(), z.unknown())),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  parts: z.array(z.record(z.string(), z.json())),
+  metadata: z.record(z.string(), z.json()).optional(),
 });
 export type StoredUIMessage = z.infer<typeof StoredUIMessage>;
 

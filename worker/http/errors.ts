@@ -27,7 +27,8 @@ const CODE_BY_STATUS: Record<number, ErrorEnvelope["error"]["code"]> = {
 /** `app.onError`: maps AppError / HTTPException / anything else to the envelope. */
 export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof AppError) {
-    if (error.status >= 500) c.var.log?.error("request_failed", { code: error.code, internal: error.internalMessage, error });
+    if (error.status >= 500)
+      c.var.log?.error("request_failed", { code: error.code, internal: error.internalMessage, error });
     return errorResponse(c, error.status as ContentfulStatusCode, {
       code: error.code,
       message: error.message,
@@ -36,7 +37,10 @@ export function handleError(error: Error, c: Context<AppEnv>): Response {
   }
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
-    return errorResponse(c, status, { code: CODE_BY_STATUS[status] ?? "internal", message: error.message || "request refused" });
+    return errorResponse(c, status, {
+      code: CODE_BY_STATUS[status] ?? "internal",
+      message: error.message || "request refused",
+    });
   }
   c.var.log?.error("unhandled_error", { error });
   return errorResponse(c, 500, { code: "internal", message: "internal error" });

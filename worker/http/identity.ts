@@ -14,7 +14,11 @@ export const LOCAL_OWNER = "local";
 export const identify = createMiddleware<AppEnv>(async (c, next) => {
   const mode = c.var.config.authMode;
   if (mode !== "local") {
-    throw new AppError("unauthorized", 401, `AUTH_MODE=${mode} is not supported by this build yet; use AUTH_MODE=local`);
+    throw new AppError(
+      "unauthorized",
+      401,
+      `AUTH_MODE=${mode} is not supported by this build yet; use AUTH_MODE=local`,
+    );
   }
   c.set("userId", LOCAL_OWNER);
   await next();

@@ -42,5 +42,10 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
 
 /** Lifts a `Result` error into an AppError with the status its code implies. */
 export function toAppError(error: ErrorData): AppError {
-  return new AppError(error.code, STATUS_BY_CODE[error.code], error.message, error.details ? { details: error.details } : {});
+  return new AppError(
+    error.code,
+    STATUS_BY_CODE[error.code],
+    error.message,
+    error.details ? { details: error.details } : {},
+  );
 }

@@ -21,7 +21,11 @@ export function ok<T>(value: T): { ok: true; value: T } {
 }
 
 /** Wraps an expected failure. */
-export function err(code: ErrorCode, message: string, details?: Record<string, unknown>): { ok: false; error: ErrorData } {
+export function err(
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+): { ok: false; error: ErrorData } {
   return { ok: false, error: details ? { code, message, details } : { code, message } };
 }
 

@@ -8,6 +8,7 @@ import { CreateSessionBody, type CreatedSession, type SessionList } from "../con
 import { AppError } from "../lib/app-error";
 import { formatId, isWellFormedId } from "../lib/ids";
 import type { AppEnv } from "../http/app-env";
+import type { SessionAgent } from "../session/session-agent";
 import { readJson } from "../http/read-json";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
@@ -26,7 +27,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const id = formatId(crypto.getRandomValues(new Uint8Array(16)), SESSION_PREFIX);
     const now = Date.now();
     const init = { id, ownerId: c.var.userId, title: body.title ?? DEFAULT_TITLE, profile: body.profile ?? null, now };
-    const stub = await getAgentByName(c.env.SessionAgent, id);
+    const stub = await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id);
     await stub.init(init);
     await new D1SessionIndex(createDb(c.env.DB)).insert(init);
     c.var.log.info("session_created", { sessionId: id });
@@ -41,8 +42,8 @@ export const sessionRoutes = new Hono<AppEnv>()
     if (!isWellFormedId(id, SESSION_PREFIX)) throw notFound(id);
     const entry = await new D1SessionIndex(createDb(c.env.DB)).get(c.var.userId, id);
     if (!entry) throw notFound(id);
-    const stub = await getAgentByName(c.env.SessionAgent, id);
-    const detail = await stub.snapshot();
-    if (!detail) throw notFound(id);
-    return c.json(detail);
+    const stub = await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id);
+    const detail = await stub.snapshotJson();
+    if (detail === null) throw notFound(id);
+    return c.body(detail, 200, { "content-type": "application/json; charset=utf-8" });
   });

@@ -38,8 +38,12 @@ export class SessionAgent extends Agent<Env> {
     this.store.init(init);
   }
 
-  /** The session as `GET /api/sessions/:id` returns it, or null if it was never created. */
-  async snapshot(): Promise<SessionDetail | null> {
-    return this.store.snapshot();
+  /**
+   * The session as `GET /api/sessions/:id` returns it, as JSON text (serialised once here rather
+   * than structured-cloned over RPC and re-encoded), or null if it was never created.
+   */
+  async snapshotJson(): Promise<string | null> {
+    const detail: SessionDetail | null = this.store.snapshot();
+    return detail ? JSON.stringify(detail) : null;
   }
 }

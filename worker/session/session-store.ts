@@ -31,7 +31,7 @@ export class SessionStore {
       id: r.id,
       role: r.role,
       parts: r.parts as StoredUIMessage["parts"],
-      ...(r.metadata ? { metadata: r.metadata as Record<string, unknown> } : {}),
+      ...(r.metadata ? { metadata: r.metadata as NonNullable<StoredUIMessage["metadata"]> } : {}),
     }));
     return {
       id: meta.id,
@@ -39,7 +39,11 @@ export class SessionStore {
       profile: meta.profile,
       createdAt: new Date(meta.createdAt).toISOString(),
       messages,
-      compaction: { summary: meta.compactionSummary, compactedThrough: meta.compactedThrough, count: meta.compactionCount },
+      compaction: {
+        summary: meta.compactionSummary,
+        compactedThrough: meta.compactedThrough,
+        count: meta.compactionCount,
+      },
       usage: {
         inputTokens: meta.inputTokens,
         outputTokens: meta.outputTokens,

@@ -24,7 +24,13 @@ export class D1SessionIndex {
   constructor(private readonly db: Db) {}
 
   /** Records a new session. */
-  async insert(entry: { id: string; ownerId: string; title: string; profile: string | null; now: number }): Promise<void> {
+  async insert(entry: {
+    id: string;
+    ownerId: string;
+    title: string;
+    profile: string | null;
+    now: number;
+  }): Promise<void> {
     await this.db.insert(sessions).values({
       id: entry.id,
       ownerId: entry.ownerId,
@@ -37,13 +43,20 @@ export class D1SessionIndex {
 
   /** The owner's session, or null when it does not exist or belongs to someone else. */
   async get(ownerId: string, id: string): Promise<SessionSummary | null> {
-    const row = await this.db.query.sessions.findFirst({ where: and(eq(sessions.id, id), eq(sessions.ownerId, ownerId)) });
+    const row = await this.db.query.sessions.findFirst({
+      where: and(eq(sessions.id, id), eq(sessions.ownerId, ownerId)),
+    });
     return row ? toSummary(row) : null;
   }
 
   /** The owner's sessions, most recently active first. */
   async list(ownerId: string, limit = 200): Promise<SessionSummary[]> {
-    const rows = await this.db.select().from(sessions).where(eq(sessions.ownerId, ownerId)).orderBy(desc(sessions.updatedAt)).limit(limit);
+    const rows = await this.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.ownerId, ownerId))
+      .orderBy(desc(sessions.updatedAt))
+      .limit(limit);
     return rows.map(toSummary);
   }
 

@@ -52,7 +52,12 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function isFixture(value: unknown): value is Fixture {
-  return typeof value === "object" && value !== null && typeof (value as { path?: unknown }).path === "string" && "body" in value;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { path?: unknown }).path === "string" &&
+    "body" in value
+  );
 }
 
 /** Starts the fake upstream on 127.0.0.1 (random port unless given). */
@@ -75,16 +80,25 @@ export async function startFakeUpstream(opts: { port?: number; fixtures?: Fixtur
         }
         const parsed: unknown = JSON.parse(await readBody(req));
         const list = Array.isArray(parsed) ? parsed : [parsed];
-        if (!list.every(isFixture)) return send(res, 400, "application/json", JSON.stringify({ error: "fixture needs path and body" }));
+        if (!list.every(isFixture))
+          return send(res, 400, "application/json", JSON.stringify({ error: "fixture needs path and body" }));
         fixtures.push(...list);
         return send(res, 204, "text/plain", "");
       }
       if (url.pathname === "/__requests") return send(res, 200, "application/json", JSON.stringify(seen));
 
       seen.push({ method: req.method ?? "GET", path: url.pathname, query: url.search.slice(1), headers: req.headers });
-      const index = fixtures.findIndex((f) => f.path === url.pathname && (f.query === undefined || url.search.includes(f.query)));
+      const index = fixtures.findIndex(
+        (f) => f.path === url.pathname && (f.query === undefined || url.search.includes(f.query)),
+      );
       const fixture = fixtures[index];
-      if (!fixture) return send(res, 404, "application/json", JSON.stringify({ error: `no fixture for ${url.pathname}${url.search}` }));
+      if (!fixture)
+        return send(
+          res,
+          404,
+          "application/json",
+          JSON.stringify({ error: `no fixture for ${url.pathname}${url.search}` }),
+        );
       if (fixture.times !== undefined) {
         fixture.times -= 1;
         if (fixture.times <= 0) fixtures.splice(index, 1);
