@@ -99,4 +99,5 @@ function stop(signal) {
 }
 process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGHUP", () => stop("SIGTERM"));
 dev.on("exit", (code, signal) => process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0))));

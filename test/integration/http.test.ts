@@ -135,3 +135,15 @@ describe("queue consumer", () => {
     expect(result.retryMessages).toEqual([]);
   });
 });
+
+describe("local identity mode", () => {
+  it("serves loopback clients and refuses others", async () => {
+    const local = await call("/api/sessions", { headers: { "cf-connecting-ip": "127.0.0.1" } });
+    expect(local.status).toBe(200);
+    const remote = await call("/api/sessions", { headers: { "cf-connecting-ip": "203.0.113.9" } });
+    expect(remote.status).toBe(403);
+    expect((await errorOf(remote)).code).toBe("forbidden");
+    // Health stays public so load balancers and the page can check liveness.
+    expect((await call("/api/health", { headers: { "cf-connecting-ip": "203.0.113.9" } })).status).toBe(200);
+  });
+});

@@ -33,13 +33,29 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(2 ** Math.max(1, attempts), 300);
 }
 
+/** The part of a queue message the consumer uses (structurally a Workers `Message`). */
+export interface ConsumedMessage {
+  readonly id: string;
+  readonly attempts: number;
+  readonly body: unknown;
+  ack(): void;
+  retry(options?: { delaySeconds?: number }): void;
+}
+
+/** The part of a batch the consumer uses (structurally a Workers `MessageBatch`). */
+export interface ConsumedBatch {
+  readonly queue: string;
+  readonly messages: readonly ConsumedMessage[];
+}
+
+/** Where dead letters go (structurally a Workers `Queue` producer). */
+export interface DeadLetterSink {
+  send(message: DeadLetter): Promise<unknown>;
+}
+
 /** Builds the consumer for a set of handlers. */
 export function createQueueConsumer(handlers: Readonly<Record<string, QueueHandler>>) {
-  return async function consume(
-    batch: MessageBatch<unknown>,
-    deadLetters: Queue<DeadLetter>,
-    log: Logger,
-  ): Promise<void> {
+  return async function consume(batch: ConsumedBatch, deadLetters: DeadLetterSink, log: Logger): Promise<void> {
     for (const message of batch.messages) {
       const deadLetter = async (reason: string): Promise<void> => {
         log.warn("queue_dead_letter", { queue: batch.queue, id: message.id, reason });

@@ -1,0 +1,87 @@
+/**
+ * `npm run bench`: runs bench/**\/*.bench.ts (vitest, Node), adds the size figures measured here
+ * (worker bundle and web first load, gzip), prints a table with goals and writes bench/results.json.
+ * Figures are reported, never asserted: these machines are shared and noisy.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { OFFLINE_WRANGLER_ENV } from "./wrangler-env.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const work = mkdtempSync(path.join(tmpdir(), "wyckoff-bench-"));
+const records = path.join(work, "records.jsonl");
+const env = { ...process.env, ...OFFLINE_WRANGLER_ENV, BENCH_RECORDS: records };
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
+  return result.status ?? 1;
+}
+
+function gzipKb(files) {
+  return Math.round((files.reduce((sum, f) => sum + gzipSync(readFileSync(f)).length, 0) / 1024) * 10) / 10;
+}
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? walk(full) : [full];
+  });
+}
+
+const metrics = [];
+const failures = [];
+
+if (run(bin("vitest"), ["run", "--config", "bench/vitest.config.ts", "--passWithNoTests"]) !== 0)
+  failures.push("bench files");
+if (existsSync(records)) {
+  for (const line of readFileSync(records, "utf8").split("\n")) if (line.trim()) metrics.push(JSON.parse(line));
+}
+
+// Worker bundle as deployed (wrangler's own bundler, no upload).
+const out = path.join(work, "worker");
+if (run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", out]) === 0) {
+  const files = walk(out).filter((f) => /\.(m?js|wasm)$/.test(f));
+  metrics.push({
+    id: "worker_bundle_gzip_kb",
+    name: "worker bundle (gzip)",
+    value: gzipKb(files),
+    unit: "KiB",
+    goal: 1024,
+  });
+} else failures.push("wrangler deploy --dry-run");
+
+// What a browser downloads on first load: index.html plus the JS/CSS it references.
+if (run(bin("vite"), ["build", "--logLevel", "warn"]) === 0) {
+  const dist = path.join(root, "dist", "client");
+  const html = readFileSync(path.join(dist, "index.html"), "utf8");
+  const refs = [...html.matchAll(/(?:src|href)="\/?([^"]+\.(?:js|css))"/g)].map((m) => path.join(dist, m[1]));
+  metrics.push({
+    id: "web_first_load_gzip_kb",
+    name: "web first load (gzip)",
+    value: gzipKb([path.join(dist, "index.html"), ...refs]),
+    unit: "KiB",
+    goal: 250,
+  });
+} else failures.push("vite build");
+
+const rows = metrics.map((m) => ({
+  id: m.id,
+  value: `${m.value} ${m.unit}`,
+  goal: m.goal === undefined ? "" : `≤ ${m.goal} ${m.unit}`,
+  vsGoal: m.goal === undefined ? "" : `${(m.value / m.goal).toFixed(2)}×`,
+  ratio: m.ratio === undefined ? "" : m.ratio.toFixed(3),
+}));
+console.log("");
+console.table(rows);
+writeFileSync(path.join(root, "bench", "results.json"), `${JSON.stringify({ metrics }, null, 2)}\n`);
+console.log(`wrote bench/results.json (${metrics.length} figures)`);
+rmSync(work, { recursive: true, force: true });
+if (failures.length > 0) {
+  console.error(`bench steps failed: ${failures.join(", ")}`);
+  process.exit(1);
+}
