@@ -1,0 +1,212 @@
+/**
+ * Phase A of a structure: selling / buying climax (SC, BC; CN two-bar variant), its preliminary
+ * PS / PSY, and the automatic reaction (AR). A climax is confirmed by the first close that has
+ * rallied (fallen) the AR minimum off its extreme; AR by a 3-bar hold or a 1-ATR pullback.
+ */
+import { at } from "./numeric";
+import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
+import type { PendingClimax, RawEvent, ScanContext, Structure } from "./structure-types";
+
+/** Minimum AR move at bar i: max(arMinMove·scale, 1.5·ATR%). */
+export function arMinMove(ctx: ScanContext, i: number): number {
+  return Math.max(ctx.p.arMinMove * ctx.scale, 1.5 * atrPctAt(ctx.s, i));
+}
+
+/** Climax candidate at bar t, or null. Frozen bars never qualify. */
+export function climaxCandidate(ctx: ScanContext, t: number): PendingClimax | null {
+  const { s, p, scale } = ctx;
+  if (t < p.avgWindow || at(s.frozen, t) === 1) return null;
+  const c = at(s.close, t);
+  const ma50 = at(s.sma50, t);
+  const ret60 = at(s.ret60, t);
+  if (!Number.isFinite(ma50) || !Number.isFinite(ret60)) return null;
+  const cp = at(s.cp, t);
+  const lookFrom = t - p.climaxLookback + 1;
+  const acc = c < ma50 && ret60 <= p.scRet60 * scale;
+  const dist = c > ma50 && ret60 >= p.bcRet60 * scale;
+  if (!acc && !dist) return null;
+  // One-bar climax on t, or (CN) a frozen / weak climactic bar t−1 reversed by t.
+  for (const lag of [0, 1]) {
+    const k = t - lag;
+    const vr = at(s.vr, k);
+    const sr = at(s.sr, k);
+    const frozenPrev = lag === 1 && at(s.frozen, k) === 1;
+    // A locked board's volume means nothing, so after a frozen bar the reversal bar must carry the volume.
+    if (lag === 1 && !(frozenPrev ? at(s.vr, t) >= 0.75 * p.climaxVr : vr >= p.climaxVr && sr >= p.climaxSr)) continue;
+    if (lag === 0 && !(vr >= p.climaxVr && sr >= p.climaxSr)) continue;
+    if (acc) {
+      const low = lag === 0 ? at(s.low, t) : Math.min(at(s.low, k), at(s.low, t));
+      if (low > minLow(ctx.s, lookFrom, t - lag - 1)) continue;
+      if (lag === 1 && (!(at(s.low, t) >= at(s.low, k)) || !(at(s.cp, k) < 0.5 || frozenPrev))) continue;
+      if (cp < 0.5) continue;
+      const vrUse = lag === 0 ? vr : Math.max(vr, at(s.vr, t));
+      return {
+        side: "acc",
+        index: t,
+        price: low,
+        vol: Math.max(at(s.volume, k), at(s.volume, t)),
+        sr: lag === 0 ? sr : Math.max(sr, at(s.sr, t)),
+        vr: vrUse,
+        cp,
+        reasons: [
+          lag === 0
+            ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
+            : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} down bar reversed the next day`,
+          `new ${p.climaxLookback}-bar low after a ${fpct(-ret60)} fall over 60 bars, below MA50`,
+          `closed in the upper ${fpct(1 - cp)} of the bar (close position ${cp.toFixed(2)})`,
+        ],
+      };
+    }
+    const high = lag === 0 ? at(s.high, t) : Math.max(at(s.high, k), at(s.high, t));
+    if (high < maxHigh(ctx.s, lookFrom, t - lag - 1)) continue;
+    if (lag === 1 && (!(at(s.high, t) <= at(s.high, k)) || !(at(s.cp, k) > 0.5 || frozenPrev))) continue;
+    return {
+      side: "dist",
+      index: t,
+      price: high,
+      vol: Math.max(at(s.volume, k), at(s.volume, t)),
+      sr: lag === 0 ? sr : Math.max(sr, at(s.sr, t)),
+      vr: lag === 0 ? vr : Math.max(vr, at(s.vr, t)),
+      cp,
+      reasons: [
+        lag === 0
+          ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
+          : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} up bar reversed the next day`,
+        `new ${p.climaxLookback}-bar high after a ${fpct(ret60)} rise over 60 bars, above MA50`,
+      ],
+    };
+  }
+  return null;
+}
+
+/** Climax event (SC or BC) from a confirmed candidate. */
+export function climaxEvent(ctx: ScanContext, c: PendingClimax, t: number): RawEvent {
+  const move = c.side === "acc" ? at(ctx.s.close, t) / c.price - 1 : 1 - at(ctx.s.close, t) / c.price;
+  const conf = confidence(0.4, [
+    [0.2, margin(c.vr, ctx.p.climaxVr, 3.5)],
+    [0.2, margin(c.sr, ctx.p.climaxSr, 2.5)],
+    [0.2, c.side === "acc" ? margin(c.cp, 0.5, 0.9) : margin(1 - c.cp, 0.3, 0.8)],
+  ]);
+  const ev: RawEvent = {
+    type: c.side === "acc" ? "SC" : "BC",
+    index: c.index,
+    confirmedAt: t,
+    price: c.price,
+    vr: c.vr,
+    confidence: conf,
+    reasons: [...c.reasons, `confirmed by a ${fpct(move)} ${c.side === "acc" ? "rally" : "decline"} off the extreme`],
+  };
+  if (c.side === "dist" && c.cp <= 0.5) ev.variant = "weakClose";
+  return ev;
+}
+
+/** PS (before SC) or PSY (before BC): first bar in the 30 before the climax that was a 20-bar extreme on volume. */
+export function preliminaryEvent(ctx: ScanContext, c: PendingClimax, t: number): RawEvent | null {
+  const { s } = ctx;
+  for (let i = Math.max(20, c.index - 30); i < c.index; i++) {
+    if (at(s.frozen, i) === 1) continue;
+    const vr = at(s.vr, i);
+    if (!(vr >= 1.5)) continue;
+    const cp = at(s.cp, i);
+    if (c.side === "acc") {
+      if (at(s.low, i) > minLow(s, i - 19, i - 1) || cp < 0.5) continue;
+    } else if (at(s.high, i) < maxHigh(s, i - 19, i - 1) || cp > 0.5) continue;
+    return {
+      type: c.side === "acc" ? "PS" : "PSY",
+      index: i,
+      confirmedAt: t,
+      price: c.side === "acc" ? at(s.low, i) : at(s.high, i),
+      vr,
+      confidence: confidence(0.3, [[0.3, margin(vr, 1.5, 2.5)]]),
+      reasons: [
+        `first 20-bar ${c.side === "acc" ? "low" : "high"} on ${fx(vr)} volume within 30 bars before the climax`,
+        c.side === "acc" ? "buyers stepped in (close in the upper half)" : "supply appeared (close in the lower half)",
+      ],
+    };
+  }
+  return null;
+}
+
+/** Starts a structure from a confirmed climax; the AR is tracked from the bar after the climax. */
+export function openStructure(ctx: ScanContext, c: PendingClimax, t: number): Structure {
+  const acc = c.side === "acc";
+  let arIndex = c.index;
+  let arPrice = acc ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  for (let i = c.index + 1; i <= t; i++) {
+    const v = acc ? at(ctx.s.high, i) : at(ctx.s.low, i);
+    if (acc ? v > arPrice : v < arPrice) {
+      arPrice = v;
+      arIndex = i;
+    }
+  }
+  return {
+    side: c.side,
+    climaxIndex: c.index,
+    climaxPrice: c.price,
+    climaxVol: c.vol,
+    climaxSr: c.sr,
+    arIndex,
+    arPrice,
+    arConfirmed: false,
+    support: acc ? c.price : Number.NaN,
+    resistance: acc ? Number.NaN : c.price,
+    stCount: 0,
+    lastStIndex: -1,
+    lastAwayIndex: -1,
+    trapIndex: -1,
+    trapPrice: Number.NaN,
+    trapVol: Number.NaN,
+    trapFailed: false,
+    pendingTrap: null,
+    testDone: false,
+    pendingUt: null,
+    lastUtIndex: -1,
+    breakoutIndex: -1,
+    pullbackDone: false,
+    beyondCount: 0,
+    eIndex: -1,
+    failCount: 0,
+  };
+}
+
+/**
+ * Tracks the AR at bar t: extends it while inside the AR window, confirms it after a 3-bar hold
+ * or a 1-ATR reversal. Returns the AR event once confirmed, else null.
+ */
+export function trackAr(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
+  const { s, p } = ctx;
+  const acc = st.side === "acc";
+  if (t <= st.climaxIndex + p.arWindow) {
+    const v = acc ? at(s.high, t) : at(s.low, t);
+    if (acc ? v > st.arPrice : v < st.arPrice) {
+      st.arPrice = v;
+      st.arIndex = t;
+    }
+  }
+  const atr = at(s.atr, t);
+  const held = t - st.arIndex >= 3;
+  const reversed = acc ? at(s.close, t) <= st.arPrice - atr : at(s.close, t) >= st.arPrice + atr;
+  if (!(held || reversed) || st.arIndex === st.climaxIndex) return null;
+  st.arConfirmed = true;
+  if (acc) st.resistance = st.arPrice;
+  else st.support = st.arPrice;
+  const move = acc ? st.arPrice / st.climaxPrice - 1 : 1 - st.arPrice / st.climaxPrice;
+  const ev: RawEvent = {
+    type: "AR",
+    index: st.arIndex,
+    confirmedAt: t,
+    price: st.arPrice,
+    vr: at(s.vr, st.arIndex),
+    confidence: confidence(0.5, [
+      [0.3, margin(move, arMinMove(ctx, st.climaxIndex), 0.12)],
+      [0.2, st.arIndex - st.climaxIndex <= 5 ? 1 : 0.5],
+    ]),
+    reasons: [
+      `${acc ? "rally" : "decline"} of ${fpct(move)} within ${st.arIndex - st.climaxIndex} bars of the climax`,
+      held ? "extreme held for 3 bars" : "reversed by one ATR",
+      acc ? "its high sets resistance (Creek)" : "its low sets support (Ice)",
+    ],
+  };
+  if (!acc) ev.variant = "down";
+  return ev;
+}

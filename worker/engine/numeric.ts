@@ -1,0 +1,67 @@
+/**
+ * Small numeric helpers shared by the indicators: safe indexing under `noUncheckedIndexedAccess`,
+ * rolling sums, medians and quantiles. Missing values are NaN, never undefined.
+ */
+
+/** A read-only numeric series (plain array or typed array). */
+export type NumSeries = ArrayLike<number>;
+
+/** Value at `i`, or NaN when out of range. */
+export function at(values: NumSeries, i: number): number {
+  const v = values[i];
+  return v === undefined ? Number.NaN : v;
+}
+
+/** A NaN-filled Float64Array of length `n`. */
+export function nanArray(n: number): Float64Array {
+  return new Float64Array(n).fill(Number.NaN);
+}
+
+/** Mean of `values[from..to)` (NaN if the slice is empty). */
+export function meanOf(values: NumSeries, from: number, to: number): number {
+  if (to <= from) return Number.NaN;
+  let s = 0;
+  for (let i = from; i < to; i++) s += at(values, i);
+  return s / (to - from);
+}
+
+/** Median of a list (NaN if empty). Sorts a copy. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? at(s, mid) : (at(s, mid - 1) + at(s, mid)) / 2;
+}
+
+/** Linear-interpolated quantile `q` ∈ [0,1] of `values[from..to)` (NaN if empty). */
+export function quantileOf(values: NumSeries, from: number, to: number, q: number): number {
+  if (to <= from) return Number.NaN;
+  const s: number[] = [];
+  for (let i = from; i < to; i++) s.push(at(values, i));
+  s.sort((a, b) => a - b);
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return at(s, lo) + (at(s, hi) - at(s, lo)) * (pos - lo);
+}
+
+/** Median of `values[from..to)`. */
+export function medianOf(values: NumSeries, from: number, to: number): number {
+  return quantileOf(values, from, to, 0.5);
+}
+
+/** Clamps `x` into [lo, hi]. */
+export function clamp(x: number, lo: number, hi: number): number {
+  return x < lo ? lo : x > hi ? hi : x;
+}
+
+/** Rounds to `digits` decimals (for JSON output). */
+export function round(x: number, digits = 4): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+/** NaN/±Infinity → null, otherwise rounded: JSON-safe numbers for the contract. */
+export function finiteOrNull(x: number, digits = 4): number | null {
+  return Number.isFinite(x) ? round(x, digits) : null;
+}

@@ -1,0 +1,128 @@
+/**
+ * Engine parameters (DOMAIN.md §1.13) with their defaults, and A-share board scaling.
+ * Every threshold is named here so rules read as prose and tests can vary one at a time.
+ */
+import type { Board } from "../contracts/analysis";
+
+/** Tunable thresholds of the rule set v1. Percentages are fractions (0.02 = 2%). */
+export interface EngineParams {
+  /** Bars in the volume / spread averages (vr, sr). */
+  avgWindow: number;
+  /** SC/BC: minimum volume ratio and spread ratio. */
+  climaxVr: number;
+  climaxSr: number;
+  /** SC context: ret60 at or below this (negative); BC context: at or above `bcRet60`. */
+  scRet60: number;
+  bcRet60: number;
+  /** Bars a climax must be the extreme of. */
+  climaxLookback: number;
+  /** AR must come within this many bars of the climax; minimum rally / decline. */
+  arWindow: number;
+  arMinMove: number;
+  /** ST: band around the climax extreme; volume at most this share of climax volume. */
+  stBand: number;
+  stMaxVolShare: number;
+  stWindow: number;
+  /** Spring / UTAD: minimum bars after AR, minimum and maximum penetration, reclaim window. */
+  springMinBarsAfterAr: number;
+  springMinPen: number;
+  springMaxPen: number;
+  reclaimBars: number;
+  /** Test: window after the Spring and band above the Spring low. */
+  testFrom: number;
+  testTo: number;
+  testBand: number;
+  /** SOS / SOW: breakout margin, spread ratio, volume ratio, close position. */
+  breakMargin: number;
+  breakSr: number;
+  breakVr: number;
+  sosCp: number;
+  sowCp: number;
+  /** LPS/BU and LPSY: window after SOS/SOW, BU band, dry-volume share. */
+  pullbackWindow: number;
+  buBand: number;
+  pullbackDryShare: number;
+  /** UT/UTAD: minimum volume ratio and upper shadow share. */
+  utVr: number;
+  utShadow: number;
+  /** EVR: minimum volume ratio and maximum |1-day change|. */
+  evrVr: number;
+  evrMaxPct: number;
+  /** Frozen (limit-locked) bar: (H−L)/C and |O−C|/C at most this. */
+  frozenPct: number;
+  /** Pivot fractal half-width and ATR significance. */
+  pivotK: number;
+  pivotAtr: number;
+  /** Pivot-median trading range window and validity bounds. */
+  rangeWindow: number;
+  rangeMinBars: number;
+  rangeMinWidth: number;
+  rangeMaxWidth: number;
+  rangeMaxDrift: number;
+  /** Phase FSM: consecutive closes beyond the range for D→E and E→MARKUP; failure margin. */
+  phaseEBars: number;
+  markupBars: number;
+  failMargin: number;
+}
+
+/** Defaults from DOMAIN.md §1.13. */
+export const DEFAULT_PARAMS: EngineParams = {
+  avgWindow: 20,
+  climaxVr: 2.0,
+  climaxSr: 1.5,
+  scRet60: -0.15,
+  bcRet60: 0.2,
+  climaxLookback: 60,
+  arWindow: 10,
+  arMinMove: 0.03,
+  stBand: 0.02,
+  stMaxVolShare: 0.8,
+  stWindow: 40,
+  springMinBarsAfterAr: 15,
+  springMinPen: 0.005,
+  springMaxPen: 0.05,
+  reclaimBars: 2,
+  testFrom: 3,
+  testTo: 15,
+  testBand: 0.03,
+  breakMargin: 0.01,
+  breakSr: 1.2,
+  breakVr: 1.5,
+  sosCp: 0.7,
+  sowCp: 0.3,
+  pullbackWindow: 10,
+  buBand: 0.03,
+  pullbackDryShare: 0.65,
+  utVr: 1.5,
+  utShadow: 0.35,
+  evrVr: 1.8,
+  evrMaxPct: 0.02,
+  frozenPct: 0.01,
+  pivotK: 3,
+  pivotAtr: 1.0,
+  rangeWindow: 90,
+  rangeMinBars: 40,
+  rangeMinWidth: 0.04,
+  rangeMaxWidth: 0.45,
+  rangeMaxDrift: 0.18,
+  phaseEBars: 10,
+  markupBars: 20,
+  failMargin: 0.05,
+};
+
+/** Price-threshold multiplier per A-share board (WyckoffAgent); volume ratios are never scaled. */
+export const BOARD_SCALE: Record<Board, number> = { main: 1.0, chinext: 1.2, star: 1.4, bse: 1.2 };
+
+/** Board of an A-share code: 300/301 ChiNext, 688/689 STAR, 8xx/4xx/92x BSE, else main. */
+export function boardOf(symbol: string): Board {
+  const code = symbol.replace(/\D/g, "").slice(-6);
+  if (/^30[01]/.test(code)) return "chinext";
+  if (/^68[89]/.test(code)) return "star";
+  if (/^(8|4|92)/.test(code)) return "bse";
+  return "main";
+}
+
+/** Merges caller overrides over the defaults. */
+export function resolveParams(overrides?: Partial<EngineParams>): EngineParams {
+  return overrides ? { ...DEFAULT_PARAMS, ...overrides } : DEFAULT_PARAMS;
+}

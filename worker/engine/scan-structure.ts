@@ -1,0 +1,246 @@
+/**
+ * The structure scan: walks the bars once, left to right, and runs the phase state machine
+ * (DOMAIN.md §1.13 F) together with the event detectors. Work done at bar t reads bars ≤ t only,
+ * so events and phases of a truncated series equal the full run's up to that bar (point in time).
+ */
+import type { PhaseName } from "../contracts/analysis";
+import { arMinMove, climaxCandidate, climaxEvent, openStructure, preliminaryEvent, trackAr } from "./detect-climax";
+import { detectAccST, detectLPS, detectSOS, detectSpring, detectTest } from "./detect-accumulation";
+import { detectDistST, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
+import { detectEVR } from "./detect-evr";
+import { at } from "./numeric";
+import { createPivotTracker, type Pivot, type PivotTracker } from "./pivots";
+import type { RawEvent, ScanContext, ScanState, Structure } from "./structure-types";
+
+/** What the scan knows at its last bar. */
+export interface ScanResult {
+  state: ScanState;
+  pivots: Pivot[];
+}
+
+/** Bars after the AR with no breakout before a structure is dropped as stale. */
+const STALE_BARS = 250;
+
+function setPhase(state: ScanState, phase: PhaseName, index: number, t: number, reason: string): void {
+  if (state.phase === phase) return;
+  state.phase = phase;
+  state.phaseSince = index;
+  state.phases.push({ phase, index, at: t, reason });
+}
+
+function push(state: ScanState, ev: RawEvent | null): ev is RawEvent {
+  if (!ev) return false;
+  state.events.push(ev);
+  return true;
+}
+
+/** Looks for a climax while no structure is open; opens one when a climax confirms. */
+function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
+  const { s } = ctx;
+  const cand = climaxCandidate(ctx, t);
+  const pend = state.pending;
+  if (pend) {
+    const beyond = pend.side === "acc" ? at(s.low, t) < pend.price : at(s.high, t) > pend.price;
+    if (cand && cand.side === pend.side && beyond) state.pending = cand;
+    else if (beyond || t > pend.index + ctx.p.arWindow) state.pending = null;
+  } else if (cand) state.pending = cand;
+  const c = state.pending;
+  if (!c || t <= c.index) return;
+  const close = at(s.close, t);
+  const move = c.side === "acc" ? close / c.price - 1 : 1 - close / c.price;
+  if (move < arMinMove(ctx, c.index)) return;
+  push(state, preliminaryEvent(ctx, c, t));
+  const ev = climaxEvent(ctx, c, t);
+  push(state, ev);
+  if (c.side === "dist") state.lastBcIndex = c.index;
+  state.structure = openStructure(ctx, c, t);
+  state.pending = null;
+  setPhase(state, c.side === "acc" ? "ACC_A" : "DIST_A", c.index, t, `${ev.type} confirmed`);
+}
+
+/** Widens the range when a newly confirmed pivot clears it by > 0.5 ATR in phases A/B. */
+function widen(ctx: ScanContext, st: Structure, pivot: Pivot | undefined, t: number): void {
+  if (!pivot || pivot.confirmedAt !== t || pivot.index <= st.arIndex || pivot.index === st.lastUtIndex) return;
+  if (st.trapIndex >= 0 || st.breakoutIndex >= 0 || st.pendingTrap || st.pendingUt) return;
+  const atr = at(ctx.s.atr, pivot.index);
+  if (pivot.kind === "high" && pivot.price > st.resistance + 0.5 * atr) st.resistance = pivot.price;
+  if (pivot.kind === "low" && pivot.price < st.support - 0.5 * atr) st.support = pivot.price;
+}
+
+/** Failure transitions; returns true when the structure was closed. */
+function stepFailure(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
+  const { s, p, scale } = ctx;
+  const c = at(s.close, t);
+  const acc = st.side === "acc";
+  if (st.trapIndex >= 0 && !st.trapFailed && t <= st.trapIndex + 10) {
+    if (acc ? c < st.trapPrice : c > st.trapPrice) {
+      st.trapFailed = true;
+      state.failures.push({ kind: acc ? "spring_failed" : "utad_failed", index: t });
+    }
+  }
+  const line = acc
+    ? st.trapIndex >= 0
+      ? st.trapPrice
+      : st.support * (1 - p.failMargin * scale)
+    : st.trapIndex >= 0
+      ? st.trapPrice
+      : st.resistance * (1 + p.failMargin * scale);
+  st.failCount = (acc ? c < line : c > line) ? st.failCount + 1 : 0;
+  if (st.failCount < 2) return false;
+  state.failures.push({ kind: "range_broken", index: t });
+  setPhase(state, acc ? "MARKDOWN" : "MARKUP", t, t, acc ? "accumulation failed: two closes below the range" : "distribution failed: two closes above the range");
+  state.structure = null;
+  return true;
+}
+
+function stepAccumulation(ctx: ScanContext, state: ScanState, st: Structure, t: number): void {
+  const { s, p } = ctx;
+  const ph = state.phase;
+  const inAB = ph === "ACC_A" || ph === "ACC_B";
+  if (inAB && st.trapIndex < 0) {
+    const ev = detectAccST(ctx, st, t);
+    if (push(state, ev)) {
+      st.stCount++;
+      st.lastStIndex = ev.index;
+      if (state.phase === "ACC_A") setPhase(state, "ACC_B", ev.index, t, "secondary test");
+    }
+  }
+  if ((state.phase === "ACC_A" || state.phase === "ACC_B") && st.trapIndex < 0 && st.breakoutIndex < 0) {
+    const ev = detectSpring(ctx, st, t);
+    if (push(state, ev)) setPhase(state, "ACC_C", ev.index, t, `Spring ${ev.variant ?? ""}`.trim());
+  }
+  if (st.trapIndex >= 0 && !st.testDone && !st.trapFailed && (state.phase === "ACC_C" || state.phase === "ACC_D")) {
+    if (push(state, detectTest(ctx, st, t))) st.testDone = true;
+  }
+  if ((state.phase === "ACC_B" || state.phase === "ACC_C") && st.breakoutIndex < 0) {
+    const ev = detectSOS(ctx, st, t, st.trapIndex >= 0);
+    if (push(state, ev)) {
+      st.breakoutIndex = t;
+      setPhase(state, "ACC_D", t, t, st.trapIndex >= 0 ? "SOS after Spring" : "SOS (noSpring)");
+    }
+  }
+  if (state.phase === "ACC_D" && !st.pullbackDone && t <= st.breakoutIndex + p.pullbackWindow + 6) {
+    if (push(state, detectLPS(ctx, st, t))) st.pullbackDone = true;
+  }
+  st.beyondCount = at(s.close, t) > st.resistance ? st.beyondCount + 1 : 0;
+  if (state.phase === "ACC_D" && st.pullbackDone && st.beyondCount >= p.phaseEBars) {
+    st.eIndex = t;
+    setPhase(state, "ACC_E", t, t, `${p.phaseEBars} closes above resistance after a confirmed LPS/BU`);
+  }
+  const toMarkup =
+    (state.phase === "ACC_E" && st.beyondCount >= p.markupBars && t > st.eIndex) ||
+    (state.phase === "ACC_D" && st.beyondCount >= p.phaseEBars + p.markupBars);
+  if (toMarkup) {
+    setPhase(state, "MARKUP", t, t, `${st.beyondCount} closes above resistance`);
+    state.structure = null;
+    return;
+  }
+  if (state.phase === "ACC_A" || state.phase === "ACC_B" || state.phase === "ACC_C") {
+    push(state, detectEVR(ctx, st.support, st.resistance, t));
+  }
+}
+
+function stepDistribution(ctx: ScanContext, state: ScanState, st: Structure, t: number): void {
+  const { s, p } = ctx;
+  const ph = state.phase;
+  const inAB = ph === "DIST_A" || ph === "DIST_B";
+  if (inAB && st.trapIndex < 0) {
+    const ev = detectDistST(ctx, st, t);
+    if (push(state, ev)) {
+      st.stCount++;
+      st.lastStIndex = ev.index;
+      if (state.phase === "DIST_A") setPhase(state, "DIST_B", ev.index, t, "secondary test");
+    }
+  }
+  if ((state.phase === "DIST_A" || state.phase === "DIST_B") && st.trapIndex < 0 && st.breakoutIndex < 0) {
+    const ev = detectUpthrust(ctx, st, t);
+    if (push(state, ev) && ev.type === "UTAD") {
+      st.trapIndex = ev.index;
+      st.trapPrice = ev.price;
+      st.trapVol = at(s.volume, ev.index);
+      setPhase(state, "DIST_C", ev.index, t, "UTAD");
+    }
+  }
+  if ((state.phase === "DIST_B" || state.phase === "DIST_C") && st.breakoutIndex < 0) {
+    const ev = detectSOW(ctx, st, t);
+    if (push(state, ev)) {
+      st.breakoutIndex = t;
+      setPhase(state, "DIST_D", t, t, st.trapIndex >= 0 ? "SOW after UTAD" : "SOW (no UTAD)");
+    }
+  }
+  if (state.phase === "DIST_D" && !st.pullbackDone && t <= st.breakoutIndex + p.pullbackWindow + 6) {
+    if (push(state, detectLPSY(ctx, st, t))) st.pullbackDone = true;
+  }
+  st.beyondCount = at(s.close, t) < st.support ? st.beyondCount + 1 : 0;
+  if (state.phase === "DIST_D" && st.pullbackDone && st.beyondCount >= p.phaseEBars) {
+    st.eIndex = t;
+    setPhase(state, "DIST_E", t, t, `${p.phaseEBars} closes below support after a confirmed LPSY`);
+  }
+  const toMarkdown =
+    (state.phase === "DIST_E" && st.beyondCount >= p.markupBars && t > st.eIndex) ||
+    (state.phase === "DIST_D" && st.beyondCount >= p.phaseEBars + p.markupBars);
+  if (toMarkdown) {
+    setPhase(state, "MARKDOWN", t, t, `${st.beyondCount} closes below support`);
+    state.structure = null;
+    return;
+  }
+  if (state.phase === "DIST_A" || state.phase === "DIST_B" || state.phase === "DIST_C") {
+    push(state, detectEVR(ctx, st.support, st.resistance, t));
+  }
+}
+
+/** One bar of the scan. */
+function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: number): void {
+  const st = state.structure;
+  if (!st) {
+    stepSearch(ctx, state, t);
+    return;
+  }
+  const { s } = ctx;
+  const acc = st.side === "acc";
+  if (!st.arConfirmed) {
+    if (acc ? at(s.low, t) < st.climaxPrice : at(s.high, t) > st.climaxPrice) {
+      state.failures.push({ kind: "range_broken", index: t });
+      setPhase(state, acc ? "MARKDOWN" : "MARKUP", t, t, "the climax extreme did not hold");
+      state.structure = null;
+      return;
+    }
+    push(state, trackAr(ctx, st, t));
+    return;
+  }
+  if (stepFailure(ctx, state, st, t)) return;
+  widen(ctx, st, tracker.pivots[tracker.pivots.length - 1], t);
+  // Mark bars that travelled away from the climax side; judged one bar behind the ST lag.
+  const j = t - 3;
+  if (j > st.arIndex) {
+    const span = st.resistance - st.support;
+    if (acc ? at(s.high, j) >= st.support + 0.35 * span : at(s.low, j) <= st.resistance - 0.35 * span) st.lastAwayIndex = j;
+  }
+  if (acc) stepAccumulation(ctx, state, st, t);
+  else stepDistribution(ctx, state, st, t);
+  const open = state.structure;
+  if (open && open.breakoutIndex < 0 && t - open.arIndex > STALE_BARS) {
+    state.structure = null;
+    setPhase(state, "NONE", t, t, "range went stale without a breakout");
+  }
+}
+
+/** Runs the scan over all bars of `ctx.s`. */
+export function scanStructure(ctx: ScanContext): ScanResult {
+  const state: ScanState = {
+    phase: "NONE",
+    phaseSince: -1,
+    phases: [],
+    structure: null,
+    pending: null,
+    events: [],
+    failures: [],
+    lastBcIndex: -1,
+  };
+  const tracker = createPivotTracker(ctx.s, ctx.p.pivotK, ctx.p.pivotAtr);
+  for (let t = 0; t < ctx.s.n; t++) {
+    tracker.update(t);
+    step(ctx, state, tracker, t);
+  }
+  return { state, pivots: tracker.pivots };
+}

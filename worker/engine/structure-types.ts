@@ -1,0 +1,102 @@
+/**
+ * Shared types of the structure scan: raw events (bar indices, converted to dates at the edge of
+ * the engine), the active accumulation/distribution structure and the scan state.
+ */
+import type { EventType, PhaseName } from "../contracts/analysis";
+import type { EngineParams } from "./params";
+import type { Series } from "./series";
+
+/** An event with bar indices; immutable once emitted (its fields are fixed at `confirmedAt`). */
+export interface RawEvent {
+  type: EventType;
+  index: number;
+  confirmedAt: number;
+  price: number;
+  vr: number;
+  confidence: number;
+  reasons: string[];
+  variant?: string;
+}
+
+/** A change of phase at a bar. */
+export interface PhaseChange {
+  phase: PhaseName;
+  index: number;
+  at: number;
+  reason: string;
+}
+
+/** A structural failure (failed Spring/UTAD or a broken range), for health and diagnosis. */
+export interface Failure {
+  kind: "spring_failed" | "utad_failed" | "range_broken";
+  index: number;
+}
+
+/** The trading range being built from a climax (event-anchored). */
+export interface Structure {
+  side: "acc" | "dist";
+  climaxIndex: number;
+  /** SC low or BC high. */
+  climaxPrice: number;
+  climaxVol: number;
+  climaxSr: number;
+  arIndex: number;
+  arPrice: number;
+  arConfirmed: boolean;
+  support: number;
+  resistance: number;
+  stCount: number;
+  lastStIndex: number;
+  /** Last bar that travelled ≥ 35% of the range away from the climax side (separates STs). */
+  lastAwayIndex: number;
+  /** Spring (acc) or UTAD (dist): -1 when none. */
+  trapIndex: number;
+  trapPrice: number;
+  trapVol: number;
+  trapFailed: boolean;
+  pendingTrap: { index: number; price: number } | null;
+  testDone: boolean;
+  /** UT pending confirmation (dist only) and the last UT index. */
+  pendingUt: { index: number; price: number } | null;
+  lastUtIndex: number;
+  /** SOS (acc) or SOW (dist): -1 when none. */
+  breakoutIndex: number;
+  pullbackDone: boolean;
+  /** Consecutive closes beyond the range in the breakout direction. */
+  beyondCount: number;
+  eIndex: number;
+  failCount: number;
+}
+
+/** A climax waiting for its rally (SC) or decline (BC) to confirm it. */
+export interface PendingClimax {
+  side: "acc" | "dist";
+  index: number;
+  price: number;
+  vol: number;
+  sr: number;
+  vr: number;
+  cp: number;
+  reasons: string[];
+}
+
+/** Everything the scan carries from bar to bar. */
+export interface ScanState {
+  phase: PhaseName;
+  phaseSince: number;
+  phases: PhaseChange[];
+  structure: Structure | null;
+  pending: PendingClimax | null;
+  events: RawEvent[];
+  failures: Failure[];
+  /** Index of the last SC/BC event, for "BC within 20 bars" penalties. */
+  lastBcIndex: number;
+}
+
+/** Read-only inputs of every detector. */
+export interface ScanContext {
+  s: Series;
+  p: EngineParams;
+  /** Board price-threshold multiplier. */
+  scale: number;
+}
