@@ -1,0 +1,23 @@
+/** Background task shape (CONTRACTS.md `GET /api/tasks/:id`), shared by routes, tools and the web. */
+import { z } from "zod";
+
+/** Lifecycle of a background task. */
+export const TaskStatus = z.enum(["queued", "running", "succeeded", "failed", "cancelled"]);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+/** Where a running task is. */
+export const TaskProgress = z.object({ stage: z.string(), detail: z.string(), pct: z.number().min(0).max(100) });
+export type TaskProgress = z.infer<typeof TaskProgress>;
+
+/** A task as clients and the model see it. */
+export const TaskView = z.object({
+  id: z.string(),
+  kind: z.string(),
+  status: TaskStatus,
+  progress: TaskProgress,
+  result: z.json().optional(),
+  error: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TaskView = z.infer<typeof TaskView>;

@@ -1,0 +1,20 @@
+/**
+ * ToolDeps: the ports tool handlers may use, bundled by the session DO's wiring. Each capability adds
+ * its port here (market data, memory, portfolio…); handlers never see `Env` or bindings.
+ */
+import type { Clock } from "../ports/clock";
+import type { TaskReader } from "../ports/task-store";
+
+/** Everything a handler can reach. */
+export interface ToolDeps {
+  clock: Clock;
+  tasks: TaskReader;
+}
+
+/** Per-call context: who is calling, from which session, and the turn's cancel signal. */
+export interface ToolContext {
+  sessionId: string;
+  userId: string;
+  toolCallId: string;
+  signal: AbortSignal;
+}
