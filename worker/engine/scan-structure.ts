@@ -54,6 +54,7 @@ function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
   push(state, ev);
   if (c.side === "dist") state.lastBcIndex = c.index;
   state.structure = openStructure(ctx, c, t);
+  state.lastStructure = state.structure;
   state.pending = null;
   setPhase(state, c.side === "acc" ? "ACC_A" : "DIST_A", c.index, t, `${ev.type} confirmed`);
 }
@@ -236,6 +237,7 @@ export function scanStructure(ctx: ScanContext): ScanResult {
     events: [],
     failures: [],
     lastBcIndex: -1,
+    lastStructure: null,
   };
   const tracker = createPivotTracker(ctx.s, ctx.p.pivotK, ctx.p.pivotAtr);
   for (let t = 0; t < ctx.s.n; t++) {

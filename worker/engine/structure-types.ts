@@ -91,6 +91,8 @@ export interface ScanState {
   failures: Failure[];
   /** Index of the last SC/BC event, for "BC within 20 bars" penalties. */
   lastBcIndex: number;
+  /** The most recently opened structure, still open or already closed (targets and stops use it). */
+  lastStructure: Structure | null;
 }
 
 /** Read-only inputs of every detector. */

@@ -1,0 +1,104 @@
+/**
+ * Screening funnel building blocks (DOMAIN.md §1.11, §1.13 M): L1 liquidity and L2 channels as
+ * pure functions over a series. L4 triggers live in triggers.ts; the screening work composes them.
+ */
+import type { Market } from "../contracts/analysis";
+import { at, meanOf, quantileOf } from "./numeric";
+import { relativeReturn } from "./relative-strength";
+import type { Series } from "./series";
+
+/** A layer's verdict with its reasons. */
+export interface LayerResult {
+  pass: boolean;
+  reasons: string[];
+}
+
+/** L1 liquidity at bar t. CN: close ≥ 2 and 20-day mean amount ≥ 50 mn (or a cap ≥ 3.5 bn); US: close ≥ $5 and ≥ $10 mn a day. */
+export function l1Liquidity(s: Series, t: number, market: Market, o: { amounts?: ArrayLike<number>; marketCap?: number } = {}): LayerResult {
+  const c = at(s.close, t);
+  let amt = 0;
+  const from = Math.max(0, t - 19);
+  for (let i = from; i <= t; i++) {
+    const a = o.amounts ? at(o.amounts, i) : Number.NaN;
+    amt += Number.isFinite(a) ? a : at(s.close, i) * at(s.volume, i);
+  }
+  amt /= t - from + 1;
+  if (market === "US") {
+    const pass = c >= 5 && amt >= 1e7;
+    return { pass, reasons: [pass ? "liquid" : c < 5 ? "price under $5" : "average dollar volume under $10 mn"] };
+  }
+  if (c < 2) return { pass: false, reasons: ["price under 2 CNY"] };
+  if (o.marketCap !== undefined && o.marketCap < 3.5e9 && amt < 8e7) return { pass: false, reasons: ["small cap without the turnover to bypass"] };
+  const pass = amt >= 5e7;
+  return { pass, reasons: [pass ? "liquid" : "20-day average turnover under 50 mn CNY"] };
+}
+
+/** L2 inputs beyond the series. */
+export interface L2Input {
+  /** Benchmark closes aligned to the series. */
+  bench?: ArrayLike<number>;
+  rps50?: number;
+  rps120?: number;
+}
+
+/** L2 channels at bar t; passes on any channel. */
+export function l2Channels(s: Series, t: number, o: L2Input = {}): LayerResult & { channels: string[] } {
+  const channels: string[] = [];
+  const reasons: string[] = [];
+  const c = at(s.close, t);
+  const m50 = at(s.sma50, t);
+  const m200 = at(s.sma200, t);
+  if (!Number.isFinite(m200)) return { pass: false, channels, reasons: ["needs 200 bars of history"] };
+  let low250 = Number.POSITIVE_INFINITY;
+  for (let i = Math.max(0, t - 249); i <= t; i++) low250 = Math.min(low250, at(s.low, i));
+  const rs10 = o.bench ? relativeReturn(s.close, o.bench, t, 10) : Number.NaN;
+  const rs3 = o.bench ? relativeReturn(s.close, o.bench, t, 3) : Number.NaN;
+  const rsOk = !o.bench || (rs10 >= 0.02 && rs3 >= 0.01);
+  const rpsOk = o.rps50 === undefined || o.rps120 === undefined || (o.rps50 >= 65 && o.rps120 >= 70) || (o.rps120 >= 80 && o.rps50 >= 50);
+  if (m50 > m200 && rsOk && rpsOk && c / m200 - 1 <= 0.25) {
+    channels.push("markup");
+    reasons.push("MA50 above MA200 with relative strength, not overextended");
+  }
+  let hi60 = Number.NEGATIVE_INFINITY;
+  let lo60 = Number.POSITIVE_INFINITY;
+  for (let i = Math.max(0, t - 59); i <= t; i++) {
+    hi60 = Math.max(hi60, at(s.high, i));
+    lo60 = Math.min(lo60, at(s.low, i));
+  }
+  const dry = t >= 120 ? meanOf(s.volume, t - 19, t + 1) / meanOf(s.volume, t - 119, t - 19) : Number.NaN;
+  if (c <= 1.35 * low250 && (hi60 - lo60) / lo60 <= 0.3 && dry < 0.65 && Math.abs(m50 - m200) / m200 <= 0.06) {
+    channels.push("accumulation");
+    reasons.push("near the 250-day low in a tight 60-day range with volume drying up");
+  }
+  if (c <= 1.35 * low250 && t >= 60) {
+    let min10 = Number.POSITIVE_INFINITY;
+    for (let i = t - 9; i <= t; i++) min10 = Math.min(min10, at(s.volume, i));
+    if (min10 <= quantileOf(s.volume, Math.max(0, t - 249), t + 1, 0.05)) {
+      channels.push("dry_volume");
+      reasons.push("a 250-day volume low within the last 10 days near the base");
+    }
+  }
+  if (o.bench && t >= 60 && c <= 1.5 * low250) {
+    let bRecent = Number.POSITIVE_INFINITY;
+    let bPrior = Number.POSITIVE_INFINITY;
+    let sRecent = Number.POSITIVE_INFINITY;
+    let sPrior = Number.POSITIVE_INFINITY;
+    for (let i = t - 59; i <= t; i++) {
+      const recent = i > t - 20;
+      const b = at(o.bench, i);
+      const l = at(s.low, i);
+      if (recent) {
+        bRecent = Math.min(bRecent, b);
+        sRecent = Math.min(sRecent, l);
+      } else {
+        bPrior = Math.min(bPrior, b);
+        sPrior = Math.min(sPrior, l);
+      }
+    }
+    if (bRecent < bPrior && sRecent >= sPrior) {
+      channels.push("rs_divergence");
+      reasons.push("the benchmark made a new low while the stock held its low");
+    }
+  }
+  return { pass: channels.length > 0, channels, reasons: reasons.length ? reasons : ["no L2 channel"] };
+}

@@ -1,0 +1,67 @@
+/**
+ * Relative strength against a benchmark (DOMAIN.md §1.8, §1.13 I): RS10/RS3 return differences,
+ * Mansfield RS, down-day resilience, and RPS as a cross-sectional percentile over a universe.
+ */
+import type { Bar } from "../contracts/analysis";
+import { at, nanArray, type NumSeries } from "./numeric";
+
+/** Benchmark closes aligned to `dates`: the last benchmark close on or before each date (NaN before it starts). */
+export function alignBenchmark(dates: readonly string[], bench: readonly Bar[]): Float64Array {
+  const out = nanArray(dates.length);
+  let j = -1;
+  for (let i = 0; i < dates.length; i++) {
+    const d = dates[i] ?? "";
+    while (j + 1 < bench.length && (bench[j + 1]?.date ?? "") <= d) j++;
+    const b = bench[j];
+    if (b) out[i] = b.close;
+  }
+  return out;
+}
+
+/** Stock k-bar return minus benchmark k-bar return at t (fractions). */
+export function relativeReturn(close: NumSeries, bench: NumSeries, t: number, k: number): number {
+  if (t - k < 0) return Number.NaN;
+  return at(close, t) / at(close, t - k) - (at(bench, t) / at(bench, t - k));
+}
+
+/** Mansfield RS at t: (RP / SMA(RP, n) − 1) × 100 with RP = close / benchmark × 100. */
+export function mansfieldAt(close: NumSeries, bench: NumSeries, t: number, n = 200): number {
+  if (t - n + 1 < 0) return Number.NaN;
+  let sum = 0;
+  for (let i = t - n + 1; i <= t; i++) sum += at(close, i) / at(bench, i);
+  const rp = at(close, t) / at(bench, t);
+  return (rp / (sum / n) - 1) * 100;
+}
+
+/** Share of benchmark-down days in the last n on which the stock did better than the benchmark. */
+export function downDayResilience(close: NumSeries, bench: NumSeries, t: number, n = 20): number {
+  let days = 0;
+  let better = 0;
+  for (let i = Math.max(1, t - n + 1); i <= t; i++) {
+    const b = at(bench, i) / at(bench, i - 1) - 1;
+    if (!(b < 0)) continue;
+    days++;
+    if (at(close, i) / at(close, i - 1) - 1 > b) better++;
+  }
+  return days > 0 ? better / days : Number.NaN;
+}
+
+/** RPS: percentile rank × 100 of each value among the finite values (ties share the mean rank). NaN stays NaN. */
+export function rpsRanks(values: readonly number[]): number[] {
+  const idx = values.map((v, i) => [v, i] as const).filter(([v]) => Number.isFinite(v));
+  idx.sort((a, b) => a[0] - b[0]);
+  const out = values.map(() => Number.NaN);
+  const m = idx.length;
+  let k = 0;
+  while (k < m) {
+    let e = k;
+    while (e + 1 < m && idx[e + 1]?.[0] === idx[k]?.[0]) e++;
+    const rank = m === 1 ? 100 : (((k + e) / 2) / (m - 1)) * 100;
+    for (let q = k; q <= e; q++) {
+      const item = idx[q];
+      if (item) out[item[1]] = rank;
+    }
+    k = e + 1;
+  }
+  return out;
+}
