@@ -3,7 +3,15 @@
  * stops, targets and triggers over daily bars and returns the CONTRACTS.md analysis shape.
  * Deterministic and point in time: the answer for bars ≤ D never depends on bars after D.
  */
-import { MIN_ANALYZE_BARS, type Analysis, type Bar, type Board, type Market, type Trigger, type WyckoffEvent } from "../contracts/analysis";
+import {
+  MIN_ANALYZE_BARS,
+  type Analysis,
+  type Bar,
+  type Board,
+  type Market,
+  type Trigger,
+  type WyckoffEvent,
+} from "../contracts/analysis";
 import { err, ok, type Result } from "../lib/result";
 import { diagnosePosition, type Diagnosis, type Position } from "./diagnosis";
 import { effortResultAt } from "./effort-result";
@@ -99,10 +107,25 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
   let tradingRange: Analysis["tradingRange"] = null;
   if (open) {
     const q = eventRangeQuality(s, open, t, p.rangeMaxDrift * scale);
-    tradingRange = { support: round(open.support), resistance: round(open.resistance), from: date(open.climaxIndex), to: date(t), quality: round(q, 3), mode: "event" };
+    tradingRange = {
+      support: round(open.support),
+      resistance: round(open.resistance),
+      from: date(open.climaxIndex),
+      to: date(t),
+      quality: round(q, 3),
+      mode: "event",
+    };
   } else {
     const r = pivotRangeAt(s, pivots, s.n, p, scale, true);
-    if (r?.valid) tradingRange = { support: round(r.support), resistance: round(r.resistance), from: date(r.from), to: date(r.to), quality: round(r.quality, 3), mode: "pivot" };
+    if (r?.valid)
+      tradingRange = {
+        support: round(r.support),
+        resistance: round(r.resistance),
+        from: date(r.from),
+        to: date(r.to),
+        quality: round(r.quality, 3),
+        mode: "pivot",
+      };
   }
 
   const bench = options.benchmark && options.benchmark.length > 0 ? alignBenchmark(s.date, options.benchmark) : null;
@@ -136,7 +159,8 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
     ...(options.regime === undefined ? {} : { regime: options.regime }),
   });
 
-  const accBase = last && last.side === "acc" && last.arConfirmed ? (last.trapIndex >= 0 ? last.trapPrice : last.support) : undefined;
+  const accBase =
+    last && last.side === "acc" && last.arConfirmed ? (last.trapIndex >= 0 ? last.trapPrice : last.support) : undefined;
   const stops = computeStops(s, t, accBase);
   const find = (type: RawEvent["type"]): RawEvent | undefined => structEvents.find((e) => e.type === type);
   const lp = last?.side === "acc" ? (find("LPS") ?? find("BU")) : find("LPSY");
@@ -197,15 +221,34 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
 /** Bars back from the last bar over which triggers are reported. */
 const TRIGGER_LOOKBACK = 20;
 
-function collectTriggers(s: Series, events: readonly RawEvent[], t: number, scale: number, regime?: RegimeState): Trigger[] {
+function collectTriggers(
+  s: Series,
+  events: readonly RawEvent[],
+  t: number,
+  scale: number,
+  regime?: RegimeState,
+): Trigger[] {
   const from = Math.max(0, t - TRIGGER_LOOKBACK + 1);
   const signals: TriggerSignal[] = [];
   for (const e of events) {
     if (e.confirmedAt < from) continue;
-    if (e.type === "Spring") signals.push({ type: "spring", index: e.confirmedAt, support: e.price, reasons: ["structural Spring reclaimed support", ...e.reasons.slice(0, 1)] });
-    else if (e.type === "SOS") signals.push({ type: "sos", index: e.confirmedAt, reasons: ["structural SOS (alert only until an LPS/BU confirms)"] });
-    else if (e.type === "LPS" || e.type === "BU") signals.push({ type: "lps", index: e.confirmedAt, reasons: [`structural ${e.type} confirmed`] });
-    else if (e.type === "EVR" && e.variant === "absorption") signals.push({ type: "evr", index: e.confirmedAt, reasons: ["absorption in the lower half of the range"] });
+    if (e.type === "Spring")
+      signals.push({
+        type: "spring",
+        index: e.confirmedAt,
+        support: e.price,
+        reasons: ["structural Spring reclaimed support", ...e.reasons.slice(0, 1)],
+      });
+    else if (e.type === "SOS")
+      signals.push({
+        type: "sos",
+        index: e.confirmedAt,
+        reasons: ["structural SOS (alert only until an LPS/BU confirms)"],
+      });
+    else if (e.type === "LPS" || e.type === "BU")
+      signals.push({ type: "lps", index: e.confirmedAt, reasons: [`structural ${e.type} confirmed`] });
+    else if (e.type === "EVR" && e.variant === "absorption")
+      signals.push({ type: "evr", index: e.confirmedAt, reasons: ["absorption in the lower half of the range"] });
   }
   for (let i = Math.max(from, 65); i <= t; i++) signals.push(...triggersAt(s, i, scale));
   const seen = new Set<string>();
@@ -216,7 +259,8 @@ function collectTriggers(s: Series, events: readonly RawEvent[], t: number, scal
     if (seen.has(key)) continue;
     seen.add(key);
     const o = confirmTrigger(s, sig, t);
-    const reasons = regime && blocksEntries(regime) ? [...sig.reasons, `entries blocked in regime ${regime}`] : sig.reasons;
+    const reasons =
+      regime && blocksEntries(regime) ? [...sig.reasons, `entries blocked in regime ${regime}`] : sig.reasons;
     const trig: Trigger = { type: sig.type, date: s.date[sig.index] ?? "", status: o.status, reasons };
     if (o.resolvedAt !== null) trig.resolvedAt = s.date[o.resolvedAt] ?? "";
     out.push(trig);

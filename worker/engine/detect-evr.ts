@@ -22,7 +22,8 @@ export function detectEVR(ctx: ScanContext, support: number, resistance: number,
   const pos = (c - support) / (resistance - support);
   let variant: "absorption" | "supply";
   if (pos <= 0.5 && at(s.close, t) >= low) variant = "absorption";
-  else if (pos >= 0.75 && at(s.close, i) > at(s.close, Math.max(0, i - 10)) && at(s.close, t) <= high) variant = "supply";
+  else if (pos >= 0.75 && at(s.close, i) > at(s.close, Math.max(0, i - 10)) && at(s.close, t) <= high)
+    variant = "supply";
   else return null;
   return {
     type: "EVR",

@@ -40,13 +40,27 @@ export function diagnosePosition(analysis: Analysis, position: Position): Diagno
     if (ma20 < ma50 && ma50 < ma200) danger.push("bearish moving-average stack");
     if (ma20 > ma50 && ma50 > ma200) positives.push("bullish moving-average stack");
   }
-  if (analysis.phase.name === "MARKDOWN" || analysis.phase.name.startsWith("DIST")) warnings.push(`phase ${analysis.phase.name}`);
+  if (analysis.phase.name === "MARKDOWN" || analysis.phase.name.startsWith("DIST"))
+    warnings.push(`phase ${analysis.phase.name}`);
   if (stopStatus === "near") warnings.push("within 2% of the stop");
   if (pnl < -0.05) warnings.push("loss beyond 5%");
   if (analysis.health.grade === "danger") warnings.push("structure health poor");
   if (analysis.triggers.some((t) => t.status === "confirmed")) positives.push("a confirmed L4 trigger");
-  if (analysis.phase.name === "ACC_D" || analysis.phase.name === "ACC_E" || analysis.phase.name === "MARKUP") positives.push(`phase ${analysis.phase.name}`);
+  if (analysis.phase.name === "ACC_D" || analysis.phase.name === "ACC_E" || analysis.phase.name === "MARKUP")
+    positives.push(`phase ${analysis.phase.name}`);
   const grade: HealthGrade =
-    danger.length > 0 ? "danger" : warnings.length >= 2 || (warnings.length === 1 && positives.length === 0) ? "warning" : "healthy";
-  return { pnlPct: Math.round(pnl * 10000) / 10000, stop: Math.round(stop * 10000) / 10000, stopStatus, grade, danger, warnings, positives };
+    danger.length > 0
+      ? "danger"
+      : warnings.length >= 2 || (warnings.length === 1 && positives.length === 0)
+        ? "warning"
+        : "healthy";
+  return {
+    pnlPct: Math.round(pnl * 10000) / 10000,
+    stop: Math.round(stop * 10000) / 10000,
+    stopStatus,
+    grade,
+    danger,
+    warnings,
+    positives,
+  };
 }

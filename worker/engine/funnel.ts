@@ -14,7 +14,12 @@ export interface LayerResult {
 }
 
 /** L1 liquidity at bar t. CN: close ≥ 2 and 20-day mean amount ≥ 50 mn (or a cap ≥ 3.5 bn); US: close ≥ $5 and ≥ $10 mn a day. */
-export function l1Liquidity(s: Series, t: number, market: Market, o: { amounts?: ArrayLike<number>; marketCap?: number } = {}): LayerResult {
+export function l1Liquidity(
+  s: Series,
+  t: number,
+  market: Market,
+  o: { amounts?: ArrayLike<number>; marketCap?: number } = {},
+): LayerResult {
   const c = at(s.close, t);
   let amt = 0;
   const from = Math.max(0, t - 19);
@@ -28,7 +33,8 @@ export function l1Liquidity(s: Series, t: number, market: Market, o: { amounts?:
     return { pass, reasons: [pass ? "liquid" : c < 5 ? "price under $5" : "average dollar volume under $10 mn"] };
   }
   if (c < 2) return { pass: false, reasons: ["price under 2 CNY"] };
-  if (o.marketCap !== undefined && o.marketCap < 3.5e9 && amt < 8e7) return { pass: false, reasons: ["small cap without the turnover to bypass"] };
+  if (o.marketCap !== undefined && o.marketCap < 3.5e9 && amt < 8e7)
+    return { pass: false, reasons: ["small cap without the turnover to bypass"] };
   const pass = amt >= 5e7;
   return { pass, reasons: [pass ? "liquid" : "20-day average turnover under 50 mn CNY"] };
 }
@@ -54,7 +60,11 @@ export function l2Channels(s: Series, t: number, o: L2Input = {}): LayerResult &
   const rs10 = o.bench ? relativeReturn(s.close, o.bench, t, 10) : Number.NaN;
   const rs3 = o.bench ? relativeReturn(s.close, o.bench, t, 3) : Number.NaN;
   const rsOk = !o.bench || (rs10 >= 0.02 && rs3 >= 0.01);
-  const rpsOk = o.rps50 === undefined || o.rps120 === undefined || (o.rps50 >= 65 && o.rps120 >= 70) || (o.rps120 >= 80 && o.rps50 >= 50);
+  const rpsOk =
+    o.rps50 === undefined ||
+    o.rps120 === undefined ||
+    (o.rps50 >= 65 && o.rps120 >= 70) ||
+    (o.rps120 >= 80 && o.rps50 >= 50);
   if (m50 > m200 && rsOk && rpsOk && c / m200 - 1 <= 0.25) {
     channels.push("markup");
     reasons.push("MA50 above MA200 with relative strength, not overextended");

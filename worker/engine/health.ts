@@ -42,7 +42,8 @@ export function scoreHealth(x: HealthInput): Health {
     return points;
   };
   let structure = 0;
-  if (x.rangeQuality !== null) structure += add(Math.round(30 * x.rangeQuality), `trading range quality ${x.rangeQuality.toFixed(2)}`);
+  if (x.rangeQuality !== null)
+    structure += add(Math.round(30 * x.rangeQuality), `trading range quality ${x.rangeQuality.toFixed(2)}`);
   const bonus = PHASE_BONUS[x.phase] ?? 0;
   if (bonus) structure += add(bonus, `phase ${x.phase}`);
   structure = Math.min(30, structure);
@@ -59,8 +60,10 @@ export function scoreHealth(x: HealthInput): Health {
   let effort = 0;
   const inBC = x.phase === "ACC_B" || x.phase === "ACC_C";
   if (inBC && x.effort.dryUp < 0.75) effort += add(5, `volume dried up (${x.effort.dryUp.toFixed(2)}×)`);
-  if (x.effort.upDownVolume40 >= 1.2) effort += add(5, `up-day volume ${x.effort.upDownVolume40.toFixed(2)}× down-day volume`);
-  if (x.events.some((e) => e.type === "EVR" && e.variant === "absorption")) effort += add(5, "absorption in the lower half of the range");
+  if (x.effort.upDownVolume40 >= 1.2)
+    effort += add(5, `up-day volume ${x.effort.upDownVolume40.toFixed(2)}× down-day volume`);
+  if (x.events.some((e) => e.type === "EVR" && e.variant === "absorption"))
+    effort += add(5, "absorption in the lower half of the range");
   effort = Math.min(15, effort);
 
   let rs = 0;
@@ -74,15 +77,19 @@ export function scoreHealth(x: HealthInput): Health {
   if (x.close > x.ma50) trend += add(5, "close above MA50");
   if (x.ma50 - x.ma50Prev >= 0) trend += add(4, "MA50 rising");
   if (x.close / x.ma200 - 1 <= 0.25) trend += add(3, "not overextended above MA200");
-  if (x.close <= 1.45 * x.low250 || (x.resistance !== null && x.close > x.resistance)) trend += add(3, "near the base or above resistance");
+  if (x.close <= 1.45 * x.low250 || (x.resistance !== null && x.close > x.resistance))
+    trend += add(3, "near the base or above resistance");
   trend = Math.min(15, trend);
 
   let penalties = 0;
   const recent = (e: RawEvent): boolean => x.t - e.index <= 60;
-  if (x.allEvents.some((e) => (e.type === "UT" || e.type === "UTAD") && recent(e))) penalties += add(-15, "upthrust in the last 60 bars");
-  if (x.allEvents.some((e) => e.type === "SOW" && recent(e))) penalties += add(-20, "sign of weakness in the last 60 bars");
+  if (x.allEvents.some((e) => (e.type === "UT" || e.type === "UTAD") && recent(e)))
+    penalties += add(-15, "upthrust in the last 60 bars");
+  if (x.allEvents.some((e) => e.type === "SOW" && recent(e)))
+    penalties += add(-20, "sign of weakness in the last 60 bars");
   if (x.failures.some((f) => f.kind === "spring_failed" && x.t - f.index <= 60)) penalties += add(-20, "failed Spring");
-  if (x.allEvents.some((e) => e.type === "BC" && x.t - e.index <= 20)) penalties += add(-10, "buying climax within 20 bars");
+  if (x.allEvents.some((e) => e.type === "BC" && x.t - e.index <= 20))
+    penalties += add(-10, "buying climax within 20 bars");
 
   let score = Math.max(0, Math.min(100, structure + events + effort + rs + trend + penalties));
   if ((x.regime === "RISK_OFF" || x.regime === "CRASH") && score > 50) {
@@ -90,5 +97,10 @@ export function scoreHealth(x: HealthInput): Health {
     reasons.push(`capped at 50: market regime ${x.regime}`);
   }
   const grade = score >= 60 ? "healthy" : score >= 40 ? "warning" : "danger";
-  return { score, grade, reasons, components: { structure, events, effortResult: effort, relativeStrength: rs, trend, penalties } };
+  return {
+    score,
+    grade,
+    reasons,
+    components: { structure, events, effortResult: effort, relativeStrength: rs, trend, penalties },
+  };
 }

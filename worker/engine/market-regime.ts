@@ -30,7 +30,10 @@ export function blocksEntries(state: RegimeState): boolean {
 }
 
 /** Regime of `index` at its last bar; `smallCap` and `breadth` refine it when given. */
-export function marketRegime(index: readonly Bar[], o: { smallCap?: readonly Bar[]; breadth?: readonly BreadthDay[] } = {}): Regime {
+export function marketRegime(
+  index: readonly Bar[],
+  o: { smallCap?: readonly Bar[]; breadth?: readonly BreadthDay[] } = {},
+): Regime {
   const n = index.length;
   const close = index.map((b) => b.close);
   const ma50 = sma(close, 50);
@@ -77,7 +80,11 @@ export function marketRegime(index: readonly Bar[], o: { smallCap?: readonly Bar
     if ((priceTrigger && breadthTrigger) || main <= -0.03) {
       state = "CRASH";
       reasons.push(`panic: index ${(main * 100).toFixed(1)}% on the day`);
-    } else if (prev === "CRASH" && (main >= 0.008 || small >= 0.015) && (br?.upRatio === undefined || br.upRatio >= 60)) {
+    } else if (
+      prev === "CRASH" &&
+      (main >= 0.008 || small >= 0.015) &&
+      (br?.upRatio === undefined || br.upRatio >= 60)
+    ) {
       state = "REPAIR";
       reasons.push("rebound the day after a crash");
     } else if (prev === "REPAIR" && main >= 0 && (br?.upRatio === undefined || br.upRatio >= 50)) {

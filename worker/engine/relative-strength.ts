@@ -21,7 +21,7 @@ export function alignBenchmark(dates: readonly string[], bench: readonly Bar[]):
 /** Stock k-bar return minus benchmark k-bar return at t (fractions). */
 export function relativeReturn(close: NumSeries, bench: NumSeries, t: number, k: number): number {
   if (t - k < 0) return Number.NaN;
-  return at(close, t) / at(close, t - k) - (at(bench, t) / at(bench, t - k));
+  return at(close, t) / at(close, t - k) - at(bench, t) / at(bench, t - k);
 }
 
 /** Mansfield RS at t: (RP / SMA(RP, n) − 1) × 100 with RP = close / benchmark × 100. */
@@ -56,7 +56,7 @@ export function rpsRanks(values: readonly number[]): number[] {
   while (k < m) {
     let e = k;
     while (e + 1 < m && idx[e + 1]?.[0] === idx[k]?.[0]) e++;
-    const rank = m === 1 ? 100 : (((k + e) / 2) / (m - 1)) * 100;
+    const rank = m === 1 ? 100 : ((k + e) / 2 / (m - 1)) * 100;
     for (let q = k; q <= e; q++) {
       const item = idx[q];
       if (item) out[item[1]] = rank;

@@ -89,7 +89,13 @@ function stepFailure(ctx: ScanContext, state: ScanState, st: Structure, t: numbe
   st.failCount = (acc ? c < line : c > line) ? st.failCount + 1 : 0;
   if (st.failCount < 2) return false;
   state.failures.push({ kind: "range_broken", index: t });
-  setPhase(state, acc ? "MARKDOWN" : "MARKUP", t, t, acc ? "accumulation failed: two closes below the range" : "distribution failed: two closes above the range");
+  setPhase(
+    state,
+    acc ? "MARKDOWN" : "MARKUP",
+    t,
+    t,
+    acc ? "accumulation failed: two closes below the range" : "distribution failed: two closes above the range",
+  );
   state.structure = null;
   return true;
 }
@@ -215,7 +221,8 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
   const j = t - 3;
   if (j > st.arIndex) {
     const span = st.resistance - st.support;
-    if (acc ? at(s.high, j) >= st.support + 0.35 * span : at(s.low, j) <= st.resistance - 0.35 * span) st.lastAwayIndex = j;
+    if (acc ? at(s.high, j) >= st.support + 0.35 * span : at(s.low, j) <= st.resistance - 0.35 * span)
+      st.lastAwayIndex = j;
   }
   if (acc) stepAccumulation(ctx, state, st, t);
   else stepDistribution(ctx, state, st, t);

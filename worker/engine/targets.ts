@@ -28,9 +28,17 @@ export function computeTargets(s: Series, x: TargetInput | null): Targets {
   const box = 0.01 * ((x.support + x.resistance) / 2);
   const columns = pnfColumns(s.close, x.countFrom, x.countTo, box, 3);
   const up = x.side === "acc";
-  const conservative = horizontalCountTarget({ columns, box, reversal: 3, base: up ? x.support : x.resistance, direction: up ? "up" : "down" });
+  const conservative = horizontalCountTarget({
+    columns,
+    box,
+    reversal: 3,
+    base: up ? x.support : x.resistance,
+    direction: up ? "up" : "down",
+  });
   const aggressive =
-    x.lastPoint === null ? null : horizontalCountTarget({ columns, box, reversal: 3, base: x.lastPoint, direction: up ? "up" : "down" });
+    x.lastPoint === null
+      ? null
+      : horizontalCountTarget({ columns, box, reversal: 3, base: x.lastPoint, direction: up ? "up" : "down" });
   const height = x.resistance - x.support;
   const measured = x.brokeOut ? (up ? x.resistance + height : x.support - height) : Number.NaN;
   return {

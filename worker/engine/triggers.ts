@@ -40,7 +40,14 @@ export function sosTrigger(s: Series, t: number, scale = 1): TriggerSignal | nul
   const nearHigh = c >= maxOf(s.high, t - 20, t - 1) * 0.99;
   const crossed = c > at(s.sma50, t) && at(s.close, t - 1) <= at(s.sma50, t - 1);
   if (!nearHigh && !crossed) return null;
-  return { type: "sos", index: t, reasons: [`+${(at(s.pct, t) * 100).toFixed(1)}% on ${v.toFixed(1)}× the 60-bar volume`, nearHigh ? "at a 20-bar high" : "crossed above MA50"] };
+  return {
+    type: "sos",
+    index: t,
+    reasons: [
+      `+${(at(s.pct, t) * 100).toFixed(1)}% on ${v.toFixed(1)}× the 60-bar volume`,
+      nearHigh ? "at a 20-bar high" : "crossed above MA50",
+    ],
+  };
 }
 
 /** Spring trigger at t (WyckoffAgent): a dip under the 60-bar closing support, reclaimed on rising volume, inside a range. */
@@ -61,7 +68,12 @@ export function springTrigger(s: Series, t: number): TriggerSignal | null {
   if (!(Math.min(at(s.low, t - 1), at(s.low, t)) < support) || !(at(s.close, t) > support)) return null;
   const v = at(s.volume, t);
   if (!(v >= 1.1 * meanOf(s.volume, t - 4, t)) || !(v / at(s.volume, t - 1) >= 1.15)) return null;
-  return { type: "spring", index: t, support, reasons: ["dipped under the 60-bar closing support and reclaimed it on rising volume"] };
+  return {
+    type: "spring",
+    index: t,
+    support,
+    reasons: ["dipped under the 60-bar closing support and reclaimed it on rising volume"],
+  };
 }
 
 /** LPS trigger at t: rising MA20 held on a dry pullback (max volume of 3 bars ≤ 0.5 × the prior 60 max). */
@@ -83,7 +95,11 @@ export function evrTrigger(s: Series, t: number, scale = 1): TriggerSignal | nul
   const v = at(s.volume, e) / meanOf(s.volume, e - 18, e);
   if (!(v >= 1.5) || Math.abs(at(s.pct, e)) > 0.02 * scale) return null;
   if (!(at(s.close, t) >= at(s.close, t - 3) * 0.98) || !(at(s.close, t) >= at(s.low, e))) return null;
-  return { type: "evr", index: t, reasons: [`${v.toFixed(1)}× volume moved price ${(at(s.pct, e) * 100).toFixed(1)}%; next close held the low`] };
+  return {
+    type: "evr",
+    index: t,
+    reasons: [`${v.toFixed(1)}× volume moved price ${(at(s.pct, e) * 100).toFixed(1)}%; next close held the low`],
+  };
 }
 
 /** Compression trigger at t: ATR% of the last 5 bars at the 20% quantile of the prior 20, on dry volume, direction OK. */
@@ -114,12 +130,26 @@ export function trendPullbackTrigger(s: Series, t: number): TriggerSignal | null
   if (pull < 0.05 || pull > 0.2 || !(at(s.close, t) > at(s.close, t - 1)) || peak >= t - 1) return null;
   let up = 0;
   let upN = 0;
-  for (let i = Math.max(1, peak - 9); i <= peak; i++) if (at(s.close, i) > at(s.close, i - 1)) (up += at(s.volume, i)), upN++;
+  for (let i = Math.max(1, peak - 9); i <= peak; i++) {
+    if (at(s.close, i) > at(s.close, i - 1)) {
+      up += at(s.volume, i);
+      upN++;
+    }
+  }
   let down = 0;
   let downN = 0;
-  for (let i = peak + 1; i < t; i++) if (at(s.close, i) < at(s.close, i - 1)) (down += at(s.volume, i)), downN++;
+  for (let i = peak + 1; i < t; i++) {
+    if (at(s.close, i) < at(s.close, i - 1)) {
+      down += at(s.volume, i);
+      downN++;
+    }
+  }
   if (upN === 0 || downN === 0 || !(down / downN / (up / upN) <= 0.6)) return null;
-  return { type: "trend_pullback", index: t, reasons: [`${(pull * 100).toFixed(1)}% pullback in a rising trend on light volume`] };
+  return {
+    type: "trend_pullback",
+    index: t,
+    reasons: [`${(pull * 100).toFixed(1)}% pullback in a rising trend on light volume`],
+  };
 }
 
 /** All L4 signals at bar t. */

@@ -9,7 +9,12 @@ const KINDS: SchematicKind[] = ["accumulation", "distribution", "failed_accumula
 const GOAL_TYPES: EventType[] = ["SC", "AR", "ST", "Spring", "SOS", "LPS", "BC", "UTAD", "SOW"];
 
 function draw(seed: number, noisy = false): Schematic {
-  return generateSchematic({ kind: KINDS[seed % 4] ?? "accumulation", market: seed % 3 === 0 ? "CN" : "US", rng: createRng(seed), noisy });
+  return generateSchematic({
+    kind: KINDS[seed % 4] ?? "accumulation",
+    market: seed % 3 === 0 ? "CN" : "US",
+    rng: createRng(seed),
+    noisy,
+  });
 }
 
 function optionsFor(x: Schematic): AnalyzeOptions {
@@ -26,7 +31,15 @@ function indexOf(bars: readonly Bar[]): Map<string, number> {
   return new Map(bars.map((b, i) => [b.date, i]));
 }
 
-const strip = (e: WyckoffEvent) => ({ type: e.type, date: e.date, confirmedAt: e.confirmedAt, volumeRatio: e.volumeRatio, confidence: e.confidence, variant: e.variant, reasons: e.reasons });
+const strip = (e: WyckoffEvent) => ({
+  type: e.type,
+  date: e.date,
+  confirmedAt: e.confirmedAt,
+  volumeRatio: e.volumeRatio,
+  confidence: e.confidence,
+  variant: e.variant,
+  reasons: e.reasons,
+});
 
 function evaluate(seeds: number, noisy: boolean): { tallies: Map<EventType, Tally>; phaseOk: number } {
   const tallies = new Map<EventType, Tally>();
@@ -35,7 +48,11 @@ function evaluate(seeds: number, noisy: boolean): { tallies: Map<EventType, Tall
     const x = draw(seed, noisy);
     const a = run(x.bars, x);
     const idx = indexOf(x.bars);
-    scoreEvents(x.labels, a.events.map((e) => ({ type: e.type, index: idx.get(e.date) ?? -1 })), tallies);
+    scoreEvents(
+      x.labels,
+      a.events.map((e) => ({ type: e.type, index: idx.get(e.date) ?? -1 })),
+      tallies,
+    );
     if (a.phase.name === x.finalPhase) phaseOk++;
   }
   return { tallies, phaseOk };
@@ -45,7 +62,9 @@ function report(title: string, tallies: Map<EventType, Tally>): string {
   const lines = [title, "type    labels  found  recall  precision"];
   for (const [type, t] of [...tallies].sort((a, b) => a[0].localeCompare(b[0]))) {
     const { recall, precision } = rates(t);
-    lines.push(`${type.padEnd(7)} ${String(t.tp + t.fn).padStart(6)} ${String(t.tp + t.fp).padStart(6)}  ${recall.toFixed(3)}   ${precision.toFixed(3)}`);
+    lines.push(
+      `${type.padEnd(7)} ${String(t.tp + t.fn).padStart(6)} ${String(t.tp + t.fp).padStart(6)}  ${recall.toFixed(3)}   ${precision.toFixed(3)}`,
+    );
   }
   return lines.join("\n");
 }
@@ -94,7 +113,14 @@ describe("engine on synthetic schematics", () => {
       const x = draw(seed);
       const k = 3.7;
       const m = 250;
-      const scaled = x.bars.map((b) => ({ ...b, open: b.open * k, high: b.high * k, low: b.low * k, close: b.close * k, volume: b.volume * m }));
+      const scaled = x.bars.map((b) => ({
+        ...b,
+        open: b.open * k,
+        high: b.high * k,
+        low: b.low * k,
+        close: b.close * k,
+        volume: b.volume * m,
+      }));
       const a = run(x.bars, x);
       const b = run(scaled, x);
       expect(b.events.map(strip)).toEqual(a.events.map(strip));
@@ -104,14 +130,36 @@ describe("engine on synthetic schematics", () => {
   });
 
   it("never dates a volume event on a limit-locked (frozen) bar", () => {
-    const volumeTypes = new Set<EventType>(["PS", "SC", "ST", "Spring", "Test", "SOS", "LPS", "BU", "PSY", "BC", "UT", "UTAD", "SOW", "LPSY", "EVR"]);
+    const volumeTypes = new Set<EventType>([
+      "PS",
+      "SC",
+      "ST",
+      "Spring",
+      "Test",
+      "SOS",
+      "LPS",
+      "BU",
+      "PSY",
+      "BC",
+      "UT",
+      "UTAD",
+      "SOW",
+      "LPSY",
+      "EVR",
+    ]);
     let frozenSeen = 0;
     for (let seed = 1; seed <= 120; seed++) {
-      const x = generateSchematic({ kind: KINDS[seed % 4] ?? "accumulation", market: "CN", board: "main", rng: createRng(seed) });
+      const x = generateSchematic({
+        kind: KINDS[seed % 4] ?? "accumulation",
+        market: "CN",
+        board: "main",
+        rng: createRng(seed),
+      });
       const a = run(x.bars, x);
       const frozenDates = new Set(x.frozen.map((i) => x.bars[i]?.date));
       frozenSeen += frozenDates.size;
-      for (const e of a.events) if (volumeTypes.has(e.type)) expect(frozenDates.has(e.date), `${e.type} on ${e.date}`).toBe(false);
+      for (const e of a.events)
+        if (volumeTypes.has(e.type)) expect(frozenDates.has(e.date), `${e.type} on ${e.date}`).toBe(false);
     }
     expect(frozenSeen).toBeGreaterThan(20);
   });
@@ -142,7 +190,11 @@ describe("engine on synthetic schematics", () => {
 
   it("returns a result that satisfies the contract schema", () => {
     const x = draw(8);
-    const r = analyze(x.bars, { ...optionsFor(x), benchmark: draw(9).bars, position: { cost: x.bars[150]?.close ?? 1 } });
+    const r = analyze(x.bars, {
+      ...optionsFor(x),
+      benchmark: draw(9).bars,
+      position: { cost: x.bars[150]?.close ?? 1 },
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const parsed = AnalyzeRequest.shape.bars.safeParse(x.bars);

@@ -97,7 +97,9 @@ function approach(c: Ctx, to: number, k: number, side: "down" | "up"): void {
     const lvl = from + ((to - from) * j) / k;
     const rg = b.meanSpread() * uniform(rng, 0.8, 1.05);
     const low = side === "down" ? lvl : lvl - rg;
-    b.shaped(shapeBar({ prevClose: b.close(), low, range: rg, cp: uniform(rng, 0.3, 0.6), vr: uniform(rng, 0.75, 1.1) }, rng));
+    b.shaped(
+      shapeBar({ prevClose: b.close(), low, range: rg, cp: uniform(rng, 0.3, 0.6), vr: uniform(rng, 0.75, 1.1) }, rng),
+    );
   }
 }
 
@@ -111,7 +113,16 @@ function accumulation(c: Ctx, failed: boolean): void {
   b.path(p0 * uniform(rng, 0.68, 0.74), nDown - psLag - 1);
   const minPrior = Math.min(...b.bars.slice(-19).map((x) => x.low));
   const ps = b.shaped(
-    shapeBar({ prevClose: b.close(), low: minPrior * (1 - uniform(rng, 0.005, 0.012)), range: b.meanSpread() * uniform(rng, 1.1, 1.4), cp: uniform(rng, 0.55, 0.75), vr: uniform(rng, 1.6, 1.9) }, rng),
+    shapeBar(
+      {
+        prevClose: b.close(),
+        low: minPrior * (1 - uniform(rng, 0.005, 0.012)),
+        range: b.meanSpread() * uniform(rng, 1.1, 1.4),
+        cp: uniform(rng, 0.55, 0.75),
+        vr: uniform(rng, 1.6, 1.9),
+      },
+      rng,
+    ),
   );
   label(c, "PS", ps);
   b.path(b.close() * uniform(rng, 0.88, 0.92), psLag - 1);
@@ -122,12 +133,29 @@ function accumulation(c: Ctx, failed: boolean): void {
     const k = frozenBar(c, false, uniform(rng, 0.6, 1.2));
     const lk = lowOf(c, k);
     const low = lk * (1 + uniform(rng, 0.001, 0.004));
-    sc = b.shaped(shapeBar({ prevClose: b.close(), low, range: b.meanSpread() * uniform(rng, 2.2, 3.0), cp: uniform(rng, 0.6, 0.85), vr: uniform(rng, 2.6, 3.6), openAtLow: true }, rng));
+    sc = b.shaped(
+      shapeBar(
+        {
+          prevClose: b.close(),
+          low,
+          range: b.meanSpread() * uniform(rng, 2.2, 3.0),
+          cp: uniform(rng, 0.6, 0.85),
+          vr: uniform(rng, 2.6, 3.6),
+          openAtLow: true,
+        },
+        rng,
+      ),
+    );
   } else {
     const range = b.meanSpread() * uniform(rng, 2.3, 3.2);
     const high = b.close() * (1 + uniform(rng, 0, 0.004));
     const low = Math.min(high - range, minLow60 * 0.995);
-    sc = b.shaped(shapeBar({ prevClose: b.close(), low, range: high - low, cp: uniform(rng, 0.55, 0.8), vr: uniform(rng, 2.5, 3.8) }, rng));
+    sc = b.shaped(
+      shapeBar(
+        { prevClose: b.close(), low, range: high - low, cp: uniform(rng, 0.55, 0.8), vr: uniform(rng, 2.5, 3.8) },
+        rng,
+      ),
+    );
   }
   label(c, "SC", sc);
   const S = Math.min(lowOf(c, sc), lowOf(c, sc - 1));
@@ -143,7 +171,18 @@ function accumulation(c: Ctx, failed: boolean): void {
   const st = (): void => {
     b.path(S * (uniform(rng, 1.015, 1.03) + 0.02 * scale), intBetween(rng, 4, 7), inRange);
     const low = S * (1 + uniform(rng, 0.002, 0.015) * scale);
-    const i = b.shaped(shapeBar({ prevClose: b.close(), low, range: b.meanSpread() * uniform(rng, 0.8, 1.05), cp: uniform(rng, 0.5, 0.8), vr: uniform(rng, 0.9, 1.25) }, rng));
+    const i = b.shaped(
+      shapeBar(
+        {
+          prevClose: b.close(),
+          low,
+          range: b.meanSpread() * uniform(rng, 0.8, 1.05),
+          cp: uniform(rng, 0.5, 0.8),
+          vr: uniform(rng, 0.9, 1.25),
+        },
+        rng,
+      ),
+    );
     label(c, "ST", i);
     b.path(b.close() * 1.012, 2, { ...inRange, minLow: low * 1.006 });
   };
@@ -158,7 +197,13 @@ function accumulation(c: Ctx, failed: boolean): void {
     const cl = b.close() * (1 + uniform(rng, -0.008, 0.008));
     const rg = b.meanSpread() * uniform(rng, 0.9, 1.1);
     const low = Math.max(cl - rg * uniform(rng, 0.4, 0.6), S * 1.03);
-    const evr = b.shaped({ open: b.close(), high: low + rg, low, close: Math.min(Math.max(cl, low), low + rg), vr: uniform(rng, 2.1, 2.7) });
+    const evr = b.shaped({
+      open: b.close(),
+      high: low + rg,
+      low,
+      close: Math.min(Math.max(cl, low), low + rg),
+      vr: uniform(rng, 2.1, 2.7),
+    });
     label(c, "EVR", evr, "absorption");
     b.path(b.close() * 1.01, 2, { ...inRange, minLow: low * 1.003 });
   }
@@ -170,7 +215,11 @@ function accumulation(c: Ctx, failed: boolean): void {
   // Spring.
   approach(c, S * uniform(rng, 1.006, 1.012), intBetween(rng, 3, 5), "down");
   const atrP = b.atrPct();
-  const type = pick(rng, [["#3", 0.4], ["#2", 0.35], ["#1", 0.25]] as const);
+  const type = pick(rng, [
+    ["#3", 0.4],
+    ["#2", 0.35],
+    ["#1", 0.25],
+  ] as const);
   const pen =
     type === "#3"
       ? scale * uniform(rng, 0.0065, 0.0095)
@@ -179,19 +228,48 @@ function accumulation(c: Ctx, failed: boolean): void {
         : Math.min(scale * uniform(rng, 0.015, 0.028), 1.8 * atrP);
   const sLow = S * (1 - Math.max(pen, 0.006 * scale));
   const vr = type === "#3" ? uniform(rng, 0.4, 0.6) : type === "#2" ? uniform(rng, 0.85, 1.3) : uniform(rng, 1.7, 2.4);
-  const rangeMul = type === "#3" ? uniform(rng, 0.75, 0.92) : type === "#2" ? uniform(rng, 1.1, 1.5) : uniform(rng, 1.6, 2.1);
+  const rangeMul =
+    type === "#3" ? uniform(rng, 0.75, 0.92) : type === "#2" ? uniform(rng, 1.1, 1.5) : uniform(rng, 1.6, 2.1);
   const range = b.meanSpread() * rangeMul;
   const sameBar = type === "#3" || rng.next() < 0.6;
   let spring: number;
   if (sameBar) {
     const cp = Math.max(uniform(rng, 0.55, 0.75), (S * 1.002 - sLow) / range);
-    spring = b.shaped(shapeBar({ prevClose: b.close(), low: sLow, range: Math.max(range, (S * 1.003 - sLow) / 0.95), cp: Math.min(cp, 0.95), vr }, rng));
+    spring = b.shaped(
+      shapeBar(
+        {
+          prevClose: b.close(),
+          low: sLow,
+          range: Math.max(range, (S * 1.003 - sLow) / 0.95),
+          cp: Math.min(cp, 0.95),
+          vr,
+        },
+        rng,
+      ),
+    );
   } else {
-    spring = b.shaped(shapeBar({ prevClose: b.close(), low: sLow, range, cp: Math.min(uniform(rng, 0.25, 0.4), (S * 0.997 - sLow) / range), vr }, rng));
+    spring = b.shaped(
+      shapeBar(
+        {
+          prevClose: b.close(),
+          low: sLow,
+          range,
+          cp: Math.min(uniform(rng, 0.25, 0.4), (S * 0.997 - sLow) / range),
+          vr,
+        },
+        rng,
+      ),
+    );
     const low = sLow * (1 + uniform(rng, 0.003, 0.008));
     const close = S * (1 + uniform(rng, 0.003, 0.01));
     const cp = uniform(rng, 0.65, 0.85);
-    b.shaped({ open: Math.max(low, b.close()), low, close, high: low + (close - low) / cp, vr: uniform(rng, 1.0, 1.2) });
+    b.shaped({
+      open: Math.max(low, b.close()),
+      low,
+      close,
+      high: low + (close - low) / cp,
+      vr: uniform(rng, 1.0, 1.2),
+    });
   }
   label(c, "Spring", spring, type);
   if (failed) {
@@ -205,7 +283,18 @@ function accumulation(c: Ctx, failed: boolean): void {
     const testLow = sLow * (1 + uniform(rng, 0.004, 0.022) * scale);
     b.path(S * (1 + uniform(rng, 0.02, 0.04)), intBetween(rng, 2, 4), { minLow: testLow * 1.006, maxHigh: R * 0.98 });
     b.path(testLow * 1.012, intBetween(rng, 1, 3), { minLow: testLow * 1.004, maxHigh: R * 0.98 });
-    const t = b.shaped(shapeBar({ prevClose: b.close(), low: testLow, range: b.meanSpread() * uniform(rng, 0.7, 0.95), cp: uniform(rng, 0.55, 0.85), vr: uniform(rng, 0.45, 0.68) }, rng));
+    const t = b.shaped(
+      shapeBar(
+        {
+          prevClose: b.close(),
+          low: testLow,
+          range: b.meanSpread() * uniform(rng, 0.7, 0.95),
+          cp: uniform(rng, 0.55, 0.85),
+          vr: uniform(rng, 0.45, 0.68),
+        },
+        rng,
+      ),
+    );
     label(c, "Test", t);
     b.path(b.close() * 1.01, 2, { minLow: testLow * 1.004, maxHigh: R * 0.98 });
     base = testLow;
@@ -215,12 +304,26 @@ function accumulation(c: Ctx, failed: boolean): void {
   const sosClose = R * (1 + uniform(rng, 0.018, 0.04) * scale);
   const sosCp = uniform(rng, 0.75, 0.92);
   const sosRange = Math.max(b.meanSpread() * uniform(rng, 1.7, 2.4), (sosClose - b.close() * 0.995) / sosCp);
-  const sos = b.shaped(shapeBar({ prevClose: b.close(), low: sosClose - sosCp * sosRange, range: sosRange, cp: sosCp, vr: uniform(rng, 1.9, 3.0) }, rng));
+  const sos = b.shaped(
+    shapeBar(
+      {
+        prevClose: b.close(),
+        low: sosClose - sosCp * sosRange,
+        range: sosRange,
+        cp: sosCp,
+        vr: uniform(rng, 1.9, 3.0),
+      },
+      rng,
+    ),
+  );
   label(c, "SOS", sos, base === sLow && type === "#3" ? undefined : "JAC");
   // Last point of support or back-up.
   const mid = (S + R) / 2;
   const deepHi = R * (1 - 0.03 * scale) - 0.005 * R;
-  const kind = pick(rng, [["BU", 0.4], ["LPS", 0.6]] as const);
+  const kind = pick(rng, [
+    ["BU", 0.4],
+    ["LPS", 0.6],
+  ] as const);
   let target: number;
   if (kind === "BU") target = R * (1 + uniform(rng, -0.008, 0.012));
   else if (mid * 1.015 < deepHi && rng.next() < 0.5) target = uniform(rng, mid * 1.015, deepHi);
@@ -231,7 +334,18 @@ function accumulation(c: Ctx, failed: boolean): void {
   const top = argMaxHigh(c, sos, b.bars.length - 1);
   const pbN = intBetween(rng, 2, 4);
   b.path(target * 1.012, pbN, { minLow: target * 1.004, maxHigh: highOf(c, top) * 0.995, volMul: 0.45 });
-  const lp = b.shaped(shapeBar({ prevClose: b.close(), low: target, range: b.meanSpread() * uniform(rng, 0.65, 0.85), cp: uniform(rng, 0.35, 0.6), vr: 0.5 }, rng));
+  const lp = b.shaped(
+    shapeBar(
+      {
+        prevClose: b.close(),
+        low: target,
+        range: b.meanSpread() * uniform(rng, 0.65, 0.85),
+        cp: uniform(rng, 0.35, 0.6),
+        vr: 0.5,
+      },
+      rng,
+    ),
+  );
   label(c, kind, lp);
   b.quiet(target * 1.012, { minLow: target * 1.004, volMul: 0.6 });
   const cl = target * (1 + uniform(rng, 0.022, 0.035));
@@ -257,14 +371,30 @@ function distribution(c: Ctx, failed: boolean): void {
   const maxPrior = Math.max(...b.bars.slice(-19).map((x) => x.high));
   const psyHigh = maxPrior * (1 + uniform(rng, 0.005, 0.012));
   const psyRange = b.meanSpread() * uniform(rng, 1.1, 1.4);
-  const psy = b.shaped(shapeBar({ prevClose: b.close(), low: psyHigh - psyRange, range: psyRange, cp: uniform(rng, 0.25, 0.45), vr: uniform(rng, 1.6, 1.9) }, rng));
+  const psy = b.shaped(
+    shapeBar(
+      {
+        prevClose: b.close(),
+        low: psyHigh - psyRange,
+        range: psyRange,
+        cp: uniform(rng, 0.25, 0.45),
+        vr: uniform(rng, 1.6, 1.9),
+      },
+      rng,
+    ),
+  );
   label(c, "PSY", psy);
   b.path(b.close() * uniform(rng, 1.09, 1.12), psyLag - 1);
   const maxHigh60 = Math.max(...b.bars.slice(-60).map((x) => x.high));
   const range = b.meanSpread() * uniform(rng, 2.3, 3.2);
   const low = b.close() * (1 - uniform(rng, 0, 0.004));
   const high = Math.max(low + range, maxHigh60 * 1.005);
-  const bc = b.shaped(shapeBar({ prevClose: b.close(), low, range: high - low, cp: uniform(rng, 0.25, 0.6), vr: uniform(rng, 2.5, 3.8) }, rng));
+  const bc = b.shaped(
+    shapeBar(
+      { prevClose: b.close(), low, range: high - low, cp: uniform(rng, 0.25, 0.6), vr: uniform(rng, 2.5, 3.8) },
+      rng,
+    ),
+  );
   label(c, "BC", bc);
   const R = highOf(c, bc);
   const kAr = intBetween(rng, 3, 7);
@@ -278,7 +408,12 @@ function distribution(c: Ctx, failed: boolean): void {
     b.path(R * (uniform(rng, 0.97, 0.985) - 0.02 * scale), intBetween(rng, 4, 7), inRange);
     const hi = R * (1 - uniform(rng, 0.002, 0.015) * scale);
     const rg = b.meanSpread() * uniform(rng, 0.8, 1.05);
-    const i = b.shaped(shapeBar({ prevClose: b.close(), low: hi - rg, range: rg, cp: uniform(rng, 0.2, 0.5), vr: uniform(rng, 0.9, 1.25) }, rng));
+    const i = b.shaped(
+      shapeBar(
+        { prevClose: b.close(), low: hi - rg, range: rg, cp: uniform(rng, 0.2, 0.5), vr: uniform(rng, 0.9, 1.25) },
+        rng,
+      ),
+    );
     label(c, "ST", i);
     b.path(b.close() * 0.988, 2, { ...inRange, maxHigh: hi * 0.994 });
   };
@@ -308,7 +443,19 @@ function distribution(c: Ctx, failed: boolean): void {
   }
   const utad = b.shaped({ open: utOpen, high: utHigh, low: utLow, close: utClose, vr: uniform(rng, 1.8, 2.8) });
   label(c, "UTAD", utad);
-  if (!sameBar) b.shaped(shapeBar({ prevClose: b.close(), low: R * (1 - uniform(rng, 0.015, 0.025)), range: b.meanSpread(), cp: uniform(rng, 0.2, 0.4), vr: 1.0 }, rng));
+  if (!sameBar)
+    b.shaped(
+      shapeBar(
+        {
+          prevClose: b.close(),
+          low: R * (1 - uniform(rng, 0.015, 0.025)),
+          range: b.meanSpread(),
+          cp: uniform(rng, 0.2, 0.4),
+          vr: 1.0,
+        },
+        rng,
+      ),
+    );
   if (failed) {
     b.path(R * 0.995, 3, { maxHigh: utHigh * 0.995, minLow: S * 1.02 });
     b.path(utHigh * 1.08, 6);
@@ -320,7 +467,18 @@ function distribution(c: Ctx, failed: boolean): void {
   const sowClose = S * (1 - uniform(rng, 0.018, 0.04) * scale);
   const sowCp = uniform(rng, 0.06, 0.22);
   const sowRange = Math.max(b.meanSpread() * uniform(rng, 1.7, 2.4), (b.close() * 1.005 - sowClose) / (1 - sowCp));
-  const sow = b.shaped(shapeBar({ prevClose: b.close(), low: sowClose - sowCp * sowRange, range: sowRange, cp: sowCp, vr: uniform(rng, 1.9, 3.0) }, rng));
+  const sow = b.shaped(
+    shapeBar(
+      {
+        prevClose: b.close(),
+        low: sowClose - sowCp * sowRange,
+        range: sowRange,
+        cp: sowCp,
+        vr: uniform(rng, 1.9, 3.0),
+      },
+      rng,
+    ),
+  );
   label(c, "SOW", sow);
   // LPSY: a weak rally that fails under broken support.
   const target = S * (1 - uniform(rng, 0.004, 0.02));
@@ -328,15 +486,27 @@ function distribution(c: Ctx, failed: boolean): void {
   const trough = Math.min(target * (1 - 2.6 * atr2), sowClose * 0.985);
   b.path(trough, intBetween(rng, 2, 3), { maxHigh: S * 0.997, volMul: 1.1 });
   const bottom = argMinLow(c, sow, b.bars.length - 1);
-  b.path(target * 0.988, intBetween(rng, 2, 4), { maxHigh: target * 0.996, minLow: lowOf(c, bottom) * 1.005, volMul: 0.45 });
+  b.path(target * 0.988, intBetween(rng, 2, 4), {
+    maxHigh: target * 0.996,
+    minLow: lowOf(c, bottom) * 1.005,
+    volMul: 0.45,
+  });
   const rg = b.meanSpread() * uniform(rng, 0.65, 0.85);
-  const lpsy = b.shaped(shapeBar({ prevClose: b.close(), low: target - rg, range: rg, cp: uniform(rng, 0.4, 0.65), vr: 0.5 }, rng));
+  const lpsy = b.shaped(
+    shapeBar({ prevClose: b.close(), low: target - rg, range: rg, cp: uniform(rng, 0.4, 0.65), vr: 0.5 }, rng),
+  );
   label(c, "LPSY", lpsy);
   b.quiet(target * 0.988, { maxHigh: target * 0.996, volMul: 0.6 });
   const cl = target * (1 - uniform(rng, 0.022, 0.035));
   const ccp = uniform(rng, 0.1, 0.28);
   const hi = Math.min(target * 0.995, cl + b.meanSpread() * 0.9);
-  b.shaped({ open: Math.min(hi, Math.max(b.close(), cl)), high: hi, close: cl, low: hi - (hi - cl) / (1 - ccp), vr: 1.0 });
+  b.shaped({
+    open: Math.min(hi, Math.max(b.close(), cl)),
+    high: hi,
+    close: cl,
+    low: hi - (hi - cl) / (1 - ccp),
+    vr: 1.0,
+  });
   b.path(Math.min(S * 0.96, b.close() * 0.98), 4, { maxHigh: S * 0.99 });
   const n = intBetween(rng, 40, 55);
   for (let k = 0; k < n; k++) {
@@ -349,7 +519,14 @@ function distribution(c: Ctx, failed: boolean): void {
 export function generateSchematic(o: SchematicOptions): Schematic {
   const rng = o.rng;
   const board: Board =
-    o.board ?? (o.market === "CN" ? pick(rng, [["main", 0.6], ["chinext", 0.25], ["star", 0.15]] as const) : "main");
+    o.board ??
+    (o.market === "CN"
+      ? pick(rng, [
+          ["main", 0.6],
+          ["chinext", 0.25],
+          ["star", 0.15],
+        ] as const)
+      : "main");
   const cn = o.market === "CN";
   const b = createBarBuilder({
     rng,
@@ -364,7 +541,6 @@ export function generateSchematic(o: SchematicOptions): Schematic {
   const c: Ctx = { b, rng, scale: cn ? SCALE[board] : 1, board, market: o.market, labels: [], frozen: [] };
   if (o.kind === "accumulation" || o.kind === "failed_accumulation") accumulation(c, o.kind === "failed_accumulation");
   else distribution(c, o.kind === "failed_distribution");
-  const finalPhase: PhaseName =
-    o.kind === "accumulation" || o.kind === "failed_distribution" ? "MARKUP" : "MARKDOWN";
+  const finalPhase: PhaseName = o.kind === "accumulation" || o.kind === "failed_distribution" ? "MARKUP" : "MARKDOWN";
   return { kind: o.kind, market: o.market, board, bars: b.bars, labels: c.labels, finalPhase, frozen: c.frozen };
 }
