@@ -11,6 +11,7 @@ import { createLogger, type LogSink } from "./lib/log";
 import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
 import { identify } from "./http/identity";
+import { analyzeRoutes } from "./routes/analyze";
 import { healthRoutes } from "./routes/health";
 import { sessionRoutes } from "./routes/sessions";
 
@@ -47,6 +48,7 @@ export function createApp(): Hono<AppEnv> {
   );
   app.route("/api/health", healthRoutes);
   app.use("/api/*", identify);
+  app.route("/api/analyze", analyzeRoutes);
   app.route("/api/sessions", sessionRoutes);
   app.notFound((c) =>
     errorResponse(c, 404, { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }),
