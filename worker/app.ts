@@ -7,7 +7,8 @@ import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { loadConfig } from "./config";
 import { AppError } from "./lib/app-error";
-import { createLogger, type LogSink } from "./lib/log";
+import { consoleSink } from "./console-sink";
+import { createLogger } from "./lib/log";
 import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
 import { identify } from "./http/identity";
@@ -17,13 +18,6 @@ import { sessionRoutes } from "./routes/sessions";
 
 /** Largest request body accepted by the API (bytes); 5,000 bars of OHLCV fit well inside. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
-
-/** Writes JSON log lines to the Workers console (collected by Workers Logs). */
-export const consoleSink: LogSink = (level, line) => {
-  if (level === "error") console.error(line);
-  else if (level === "warn") console.warn(line);
-  else console.log(line);
-};
 
 /** Builds the app. */
 export function createApp(): Hono<AppEnv> {

@@ -19,6 +19,14 @@ const Settings = z.object({
   LLM_FALLBACK_API_KEY: optionalString,
   LLM_FALLBACK_MODEL: optionalString,
   LLM_CONTEXT_WINDOW: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
+  LLM_IDLE_TIMEOUT_MS: z.preprocess(
+    (v) => (v === "" || v === undefined ? "60000" : v),
+    z.coerce.number().int().min(100),
+  ),
+  LLM_TURN_TIMEOUT_MS: z.preprocess(
+    (v) => (v === "" || v === undefined ? "600000" : v),
+    z.coerce.number().int().min(1000),
+  ),
   MARKET_DATA: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["offline", "live"]).default("offline")),
   EASTMONEY_BASE_URL: urlWithDefault("https://push2his.eastmoney.com"),
   TENCENT_BASE_URL: urlWithDefault("https://web.ifzq.gtimg.cn"),
@@ -41,6 +49,10 @@ export interface Config {
   model: ModelEndpoint | undefined;
   fallbackModel: ModelEndpoint | undefined;
   contextWindowOverride: number | undefined;
+  /** No chunk from the model for this long ends the round (seed: 60 s). */
+  idleTimeoutMs: number;
+  /** Whole-turn budget (seed: 600 s). */
+  turnTimeoutMs: number;
   marketData: "offline" | "live";
   providers: { eastmoney: string; tencent: string; yahoo: string };
   authMode: "local" | "token" | "access";
@@ -74,6 +86,8 @@ export function loadConfig(env: object): Config {
     model: endpoint(s.LLM_BASE_URL, s.LLM_API_KEY, s.LLM_MODEL),
     fallbackModel: endpoint(s.LLM_FALLBACK_BASE_URL, s.LLM_FALLBACK_API_KEY, s.LLM_FALLBACK_MODEL),
     contextWindowOverride: s.LLM_CONTEXT_WINDOW,
+    idleTimeoutMs: s.LLM_IDLE_TIMEOUT_MS,
+    turnTimeoutMs: s.LLM_TURN_TIMEOUT_MS,
     marketData: s.MARKET_DATA,
     providers: { eastmoney: s.EASTMONEY_BASE_URL, tencent: s.TENCENT_BASE_URL, yahoo: s.YAHOO_BASE_URL },
     authMode: s.AUTH_MODE,

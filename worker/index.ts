@@ -1,5 +1,6 @@
 /** Worker entry: wiring only. HTTP goes to the Hono app, queue batches to the background consumer. */
-import { createApp, consoleSink } from "./app";
+import { createApp } from "./app";
+import { consoleSink } from "./console-sink";
 import { backgroundHandlers } from "./background/handlers";
 import { createQueueConsumer } from "./background/queue-consumer";
 import { createLogger } from "./lib/log";

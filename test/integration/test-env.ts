@@ -7,6 +7,9 @@ export interface TestBindings {
   LLM_BASE_URL: string;
   LLM_MODEL: string;
   LLM_API_KEY: string;
+  LLM_FALLBACK_BASE_URL: string;
+  LLM_FALLBACK_MODEL: string;
+  LLM_IDLE_TIMEOUT_MS: string;
   EASTMONEY_BASE_URL: string;
   TENCENT_BASE_URL: string;
   YAHOO_BASE_URL: string;

@@ -83,3 +83,34 @@ export const SessionDetail = z.object({
   usage: UsageTotals,
 });
 export type SessionDetail = z.infer<typeof SessionDetail>;
+
+/** Longest user message accepted (characters); longer is a 413. */
+export const MAX_MESSAGE_CHARS = 20_000;
+
+/** `POST /api/sessions/:id/messages` body. Length over MAX_MESSAGE_CHARS is checked separately (413). */
+export const SendMessageBody = z
+  .object({ text: z.string().refine((t) => t.trim().length > 0, "text must not be empty") })
+  .strict();
+export type SendMessageBody = z.infer<typeof SendMessageBody>;
+
+/** `POST /api/sessions/:id/approvals/:approvalId` body. */
+export const ApprovalBody = z.discriminatedUnion("decision", [
+  z.object({ decision: z.enum(["allow", "always"]) }).strict(),
+  z.object({ decision: z.literal("edit"), input: z.json() }).strict(),
+  z.object({ decision: z.literal("deny"), reason: z.string().max(500).optional() }).strict(),
+]);
+export type ApprovalBody = z.infer<typeof ApprovalBody>;
+
+/** `GET /api/sessions/:id/stream` query. */
+export const StreamQuery = z.object({
+  from: z
+    .string()
+    .regex(/^\d{1,12}$/, "from must be a non-negative integer")
+    .transform(Number)
+    .optional(),
+});
+export type StreamQuery = z.infer<typeof StreamQuery>;
+
+/** `POST /api/sessions/:id/cancel` answer. */
+export const CancelResult = z.object({ cancelled: z.boolean() });
+export type CancelResult = z.infer<typeof CancelResult>;

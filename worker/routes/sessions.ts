@@ -3,12 +3,21 @@
  * each session's content comes from its Durable Object. Another owner's id answers 404.
  */
 import { getAgentByName } from "agents";
-import { Hono } from "hono";
-import { CreateSessionBody, type CreatedSession, type SessionList } from "../contracts/api";
+import { Hono, type Context } from "hono";
+import {
+  ApprovalBody,
+  CreateSessionBody,
+  MAX_MESSAGE_CHARS,
+  SendMessageBody,
+  StreamQuery,
+  type CancelResult,
+  type CreatedSession,
+  type SessionList,
+} from "../contracts/api";
 import { AppError } from "../lib/app-error";
 import { formatId, isWellFormedId } from "../lib/ids";
 import type { AppEnv } from "../http/app-env";
-import type { SessionAgent } from "../session/session-agent";
+import type { RpcFailure, SessionAgent } from "../session/session-agent";
 import { readJson } from "../http/read-json";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
@@ -18,6 +27,32 @@ const DEFAULT_TITLE = "New session";
 
 function notFound(id: string): AppError {
   return new AppError("not_found", 404, `session ${id} not found`);
+}
+
+const RPC_STATUS = { not_found: 404, conflict: 409, invalid_input: 400 } as const;
+
+function rpcError(failure: RpcFailure): AppError {
+  return new AppError(failure.code, RPC_STATUS[failure.code], failure.message);
+}
+
+/** Headers of the turn stream (CONTRACTS.md "The turn stream"). */
+export const SSE_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache, no-transform",
+  connection: "keep-alive",
+  "x-vercel-ai-ui-message-stream": "v1",
+  "x-accel-buffering": "no",
+};
+
+/** The caller's session stub, or 404 (unknown, malformed or someone else's id). */
+async function ownedSession(
+  c: Context<AppEnv>,
+): Promise<{ id: string; stub: DurableObjectStub<SessionAgent>; index: D1SessionIndex }> {
+  const id = c.req.param("id") ?? "";
+  if (!isWellFormedId(id, SESSION_PREFIX)) throw notFound(id);
+  const index = new D1SessionIndex(createDb(c.env.DB));
+  if (!(await index.get(c.var.userId, id))) throw notFound(id);
+  return { id, stub: await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id), index };
 }
 
 /** Session routes, mounted at /api/sessions. */
@@ -38,12 +73,37 @@ export const sessionRoutes = new Hono<AppEnv>()
     return c.json({ sessions } satisfies SessionList);
   })
   .get("/:id", async (c) => {
-    const id = c.req.param("id");
-    if (!isWellFormedId(id, SESSION_PREFIX)) throw notFound(id);
-    const entry = await new D1SessionIndex(createDb(c.env.DB)).get(c.var.userId, id);
-    if (!entry) throw notFound(id);
-    const stub = await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id);
+    const { id, stub } = await ownedSession(c);
     const detail = await stub.snapshotJson();
     if (detail === null) throw notFound(id);
     return c.body(detail, 200, { "content-type": "application/json; charset=utf-8" });
+  })
+  .post("/:id/messages", async (c) => {
+    const { id, stub, index } = await ownedSession(c);
+    const body = await readJson(c, SendMessageBody);
+    if (body.text.length > MAX_MESSAGE_CHARS) {
+      throw new AppError("payload_too_large", 413, `text exceeds ${MAX_MESSAGE_CHARS} characters`);
+    }
+    const started = await stub.startTurn({ text: body.text, userId: c.var.userId });
+    if (!started.ok) throw rpcError(started);
+    await index.touch(id, Date.now(), started.title);
+    return new Response(started.stream, { headers: SSE_HEADERS });
+  })
+  .get("/:id/stream", async (c) => {
+    const { stub } = await ownedSession(c);
+    const query = StreamQuery.safeParse(c.req.query());
+    if (!query.success) throw new AppError("invalid_input", 400, query.error.issues[0]?.message ?? "invalid query");
+    return new Response(await stub.openStream(query.data.from ?? 0), { headers: SSE_HEADERS });
+  })
+  .post("/:id/cancel", async (c) => {
+    const { stub } = await ownedSession(c);
+    return c.json((await stub.cancel()) satisfies CancelResult);
+  })
+  .post("/:id/approvals/:approvalId", async (c) => {
+    const { stub } = await ownedSession(c);
+    const body = await readJson(c, ApprovalBody);
+    const approvalId = c.req.param("approvalId");
+    const answer = await stub.decide(approvalId, body);
+    if (!answer.ok) throw rpcError(answer);
+    return c.json({ ok: true });
   });

@@ -29,3 +29,53 @@ export const messages = sqliteTable("messages", {
   metadata: text("metadata", { mode: "json" }),
   createdAt: integer("created_at", { mode: "number" }).notNull(),
 });
+
+/** What the model sees: one row per model message (user, assistant, tool), in order. */
+export const modelMessages = sqliteTable("model_messages", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  turnId: text("turn_id").notNull(),
+  message: text("message", { mode: "json" }).notNull(),
+});
+
+/** One row per turn: its state and where its events are. */
+export const turns = sqliteTable("turns", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  id: text("id").notNull().unique(),
+  status: text("status", {
+    enum: ["running", "awaiting_approval", "done", "cancelled", "error", "rounds_exceeded"],
+  }).notNull(),
+  userMessageId: text("user_message_id").notNull(),
+  assistantMessageId: text("assistant_message_id").notNull(),
+  lang: text("lang", { enum: ["zh", "en"] }).notNull(),
+  modelId: text("model_id"),
+  rounds: integer("rounds").notNull().default(0),
+  error: text("error"),
+  startedAt: integer("started_at", { mode: "number" }).notNull(),
+  endedAt: integer("ended_at", { mode: "number" }),
+});
+
+/** The stream event log: every part of every turn, with its index in the session's stream. */
+export const streamEvents = sqliteTable("stream_events", {
+  idx: integer("idx").primaryKey(),
+  turnId: text("turn_id").notNull(),
+  chunk: text("chunk").notNull(),
+});
+
+/** Tool approvals: pending until the user decides; they survive eviction. */
+export const approvals = sqliteTable("approvals", {
+  id: text("id").primaryKey(),
+  turnId: text("turn_id").notNull(),
+  toolCallId: text("tool_call_id").notNull(),
+  toolName: text("tool_name").notNull(),
+  input: text("input", { mode: "json" }),
+  status: text("status", { enum: ["pending", "allow", "always", "edit", "deny"] }).notNull(),
+  editedInput: text("edited_input", { mode: "json" }),
+  reason: text("reason"),
+  createdAt: integer("created_at", { mode: "number" }).notNull(),
+  decidedAt: integer("decided_at", { mode: "number" }),
+});
+
+/** Tools the user allowed "always" for the rest of the session. */
+export const alwaysAllowed = sqliteTable("always_allowed", {
+  toolName: text("tool_name").primaryKey(),
+});

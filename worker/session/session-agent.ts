@@ -1,14 +1,35 @@
 /**
  * SessionAgent: one Durable Object per chat session (agents' `Agent`). Wiring only: it owns the
- * session's SQLite (drizzle, migrated at start-up) and exposes plain public methods as DO RPC.
+ * session's SQLite (drizzle, migrated at start-up), builds the runtime's ports, runs one turn at a
+ * time through `runTurn`, stores every stream event and fans it out to connected clients.
+ * Plain public methods are its DO RPC surface.
  */
 import { Agent } from "agents";
+import type { ModelMessage, UIMessageChunk } from "ai";
 import { drizzle, type DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
+import { consoleSink } from "../console-sink";
+import { loadConfig } from "../config";
 import type { SessionDetail } from "../contracts/api";
+import { formatId } from "../lib/ids";
+import { createLogger, type Logger } from "../lib/log";
+import { languageOf, type Lang } from "../runtime/errors";
+import { createModels } from "../runtime/model";
+import { buildSystemPrompt } from "../runtime/prompts/system";
+import { runTurn, type TurnResult } from "../runtime/run-turn";
+import type { ApprovalDecision, ApprovalGate } from "../runtime/tool-executor";
+import { withoutReasoning } from "../runtime/transcript";
+import { createDb } from "../storage/db";
+import { D1SessionIndex } from "../storage/session-index-repo";
+import { D1TaskRepo } from "../storage/task-repo";
+import type { SessionControl } from "../ports/session-control";
+import { findTool, TOOLS } from "../tools/registry";
 import bundledMigrations from "./migrations/migrations";
 import * as schema from "./schema";
 import { SessionStore } from "./session-store";
+import { foldChunks, toStored, unansweredCalls } from "./turn-replay";
+import { sseFrame, TurnHub } from "./turn-hub";
+import { decisionOf, TurnStore, type TurnRow } from "./turn-store";
 
 /** What the worker passes when it creates a session. */
 export interface SessionInit {
@@ -19,17 +40,61 @@ export interface SessionInit {
   now: number;
 }
 
+/** An RPC failure the route maps to the error envelope. */
+export interface RpcFailure {
+  ok: false;
+  code: "not_found" | "conflict" | "invalid_input";
+  message: string;
+}
+
+/** `startTurn` answer: the live stream (and the new title when the first message named the session). */
+export type StartTurnResult = { ok: true; stream: ReadableStream<Uint8Array>; title?: string } | RpcFailure;
+
+/** A user's answer to a pending approval. */
+export type DecisionInput =
+  | { decision: "allow" | "always" }
+  | { decision: "edit"; input: unknown }
+  | { decision: "deny"; reason?: string };
+
+interface LiveTurn {
+  id: string;
+  controller: AbortController;
+  waiters: Map<string, (decision: ApprovalDecision) => void>;
+}
+
+const DEFAULT_TITLE = "New session";
+
+function newId(prefix: string): string {
+  return formatId(crypto.getRandomValues(new Uint8Array(16)), prefix);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
 /** The session Durable Object. Class name = binding name. */
 export class SessionAgent extends Agent<Env> {
   private readonly db: DrizzleSqliteDODatabase<typeof schema>;
   private readonly store: SessionStore;
+  private readonly turns: TurnStore;
+  private readonly hub = new TurnHub();
+  private readonly log: Logger;
+  private live: LiveTurn | undefined;
+  private nextIdx = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage, { schema });
     this.store = new SessionStore(this.db);
+    this.turns = new TurnStore(this.db);
+    this.log = createLogger(consoleSink, { do: "SessionAgent" });
     void ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, bundledMigrations);
+      this.nextIdx = this.turns.nextEventIndex();
+      await this.recoverInterruptedTurn();
     });
   }
 
@@ -40,10 +105,263 @@ export class SessionAgent extends Agent<Env> {
 
   /**
    * The session as `GET /api/sessions/:id` returns it, as JSON text (serialised once here rather
-   * than structured-cloned over RPC and re-encoded), or null if it was never created.
+   * than structured-cloned over RPC and re-encoded), or null if it was never created. An open turn's
+   * assistant message is folded from its events so far.
    */
   async snapshotJson(): Promise<string | null> {
     const detail: SessionDetail | null = this.store.snapshot();
-    return detail ? JSON.stringify(detail) : null;
+    if (!detail) return null;
+    const open = this.turns.openTurn();
+    if (open) {
+      const folded = await foldChunks(this.chunksOf(open.id));
+      if (folded) detail.messages.push(toStored(folded, open.assistantMessageId, { status: open.status }));
+    }
+    return JSON.stringify(detail);
+  }
+
+  /** Starts a turn for the user's message; 409-style failure while another turn is open. */
+  async startTurn(input: { text: string; userId: string }): Promise<StartTurnResult> {
+    const meta = this.store.meta();
+    if (!meta) return { ok: false, code: "not_found", message: "session not found" };
+    if (this.live || this.turns.openTurn())
+      return {
+        ok: false,
+        code: "conflict",
+        message: "a turn is already running in this session; wait for it, cancel it or answer its approval",
+      };
+    const now = Date.now();
+    const turnId = newId("t_");
+    const lang = languageOf(input.text);
+    const userMessageId = newId("m_");
+    const assistantMessageId = newId("m_");
+    this.store.appendMessage({ id: userMessageId, role: "user", parts: [{ type: "text", text: input.text }] }, now);
+    this.turns.insertTurn({ id: turnId, status: "running", userMessageId, assistantMessageId, lang, startedAt: now });
+    this.turns.appendModelMessages(turnId, [{ role: "user", content: input.text }]);
+    let title: string | undefined;
+    if (meta.title === DEFAULT_TITLE) {
+      title = input.text.replace(/\s+/g, " ").trim().slice(0, 40);
+      this.store.setTitle(title);
+    }
+    const stream = this.hub.subscribe([], true);
+    this.launch(this.turnRow(turnId), meta.ownerId);
+    return title ? { ok: true, stream, title } : { ok: true, stream };
+  }
+
+  /** Replays the current (or last) turn's events from index `from`, then follows it live while it runs. */
+  async openStream(from: number): Promise<ReadableStream<Uint8Array>> {
+    const turn = this.turns.lastTurn();
+    if (!turn) return this.hub.subscribe([], false);
+    const replay = this.turns.eventsOf(turn.id, from).map((e) => sseFrame(e.idx, e.chunk));
+    const live = this.live?.id === turn.id || turn.status === "awaiting_approval";
+    return this.hub.subscribe(replay, live);
+  }
+
+  /** Stops the open turn at once; `{ cancelled: false }` when nothing runs. */
+  async cancel(): Promise<{ cancelled: boolean }> {
+    const now = Date.now();
+    if (this.live) {
+      this.turns.denyPending(this.live.id, now);
+      this.live.controller.abort(new Error("cancelled by the user"));
+      return { cancelled: true };
+    }
+    const open = this.turns.openTurn();
+    if (!open) return { cancelled: false };
+    this.turns.denyPending(open.id, now);
+    this.emit(open.id, { type: "abort", reason: "cancelled" });
+    await this.endTurn(open.id, {
+      status: "cancelled",
+      rounds: open.rounds,
+      usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 },
+      modelId: open.modelId ?? "",
+    });
+    return { cancelled: true };
+  }
+
+  /** Answers a pending approval; the turn continues (resumed from storage if the DO was evicted). */
+  async decide(approvalId: string, answer: DecisionInput): Promise<{ ok: true } | RpcFailure> {
+    const row = this.turns.approval(approvalId);
+    if (!row) return { ok: false, code: "not_found", message: `approval ${approvalId} not found` };
+    if (row.status !== "pending")
+      return { ok: false, code: "conflict", message: `approval ${approvalId} was already answered (${row.status})` };
+    let decision: ApprovalDecision = answer;
+    if (answer.decision === "edit") {
+      const parsed = findTool(row.toolName)?.spec.input.safeParse(answer.input);
+      if (!parsed?.success) {
+        const why =
+          parsed?.error.issues.map((i) => `${i.path.map(String).join(".") || "(input)"}: ${i.message}`).join("; ") ??
+          "unknown tool";
+        return { ok: false, code: "invalid_input", message: `edited input is not valid for ${row.toolName}: ${why}` };
+      }
+      decision = { decision: "edit", input: parsed.data };
+    }
+    this.turns.decide(approvalId, decision, Date.now());
+    if (decision.decision === "always") this.turns.allowAlways(row.toolName);
+    const waiter = this.live?.waiters.get(approvalId);
+    if (waiter) {
+      this.turns.updateTurn(row.turnId, { status: "running" });
+      waiter(decision);
+      return { ok: true };
+    }
+    const open = this.turns.openTurn();
+    if (!open || open.id !== row.turnId)
+      return { ok: false, code: "conflict", message: "the turn of this approval is no longer open" };
+    const meta = this.store.meta();
+    const chunks = this.chunksOf(open.id);
+    const turnMessages = this.turns
+      .modelMessages()
+      .filter((m) => m.turnId === open.id)
+      .map((m) => m.message);
+    this.turns.updateTurn(open.id, { status: "running" });
+    this.launch(open, meta?.ownerId ?? "", unansweredCalls(turnMessages, chunks));
+    return { ok: true };
+  }
+
+  private sessionControl(sessionId: string): SessionControl {
+    return {
+      rename: async (title) => {
+        this.store.setTitle(title);
+        await new D1SessionIndex(createDb(this.env.DB)).touch(sessionId, Date.now(), title);
+        return { title };
+      },
+    };
+  }
+
+  private turnRow(id: string): TurnRow {
+    const row = this.turns.lastTurn();
+    if (!row || row.id !== id) throw new Error(`turn ${id} is not the last turn`);
+    return row;
+  }
+
+  private chunksOf(turnId: string): UIMessageChunk[] {
+    return this.turns.eventsOf(turnId).map((e) => JSON.parse(e.chunk) as UIMessageChunk);
+  }
+
+  private emit(turnId: string, chunk: UIMessageChunk): void {
+    const idx = this.nextIdx++;
+    const json = JSON.stringify(chunk);
+    this.turns.appendEvent(idx, turnId, json);
+    this.hub.broadcast(sseFrame(idx, json));
+  }
+
+  private history(turnId: string): ModelMessage[] {
+    const rows = this.turns.modelMessages();
+    const earlier = withoutReasoning(rows.filter((r) => r.turnId !== turnId).map((r) => r.message));
+    return [...earlier, ...rows.filter((r) => r.turnId === turnId).map((r) => r.message)];
+  }
+
+  private gate(turnId: string, live: LiveTurn): ApprovalGate {
+    return {
+      isAlwaysAllowed: (toolName) => this.turns.alwaysAllowedTools().has(toolName),
+      decided: (toolCallId) => {
+        const row = this.turns.decidedApprovalFor(toolCallId);
+        const decision = row ? decisionOf(row) : undefined;
+        return row && decision ? { approvalId: row.id, decision } : undefined;
+      },
+      request: (call) =>
+        new Promise<ApprovalDecision>((resolve) => {
+          this.turns.insertApproval({
+            id: call.approvalId,
+            toolCallId: call.toolCallId,
+            toolName: call.toolName,
+            input: call.input,
+            turnId,
+            now: Date.now(),
+          });
+          this.turns.updateTurn(turnId, { status: "awaiting_approval" });
+          live.waiters.set(call.approvalId, resolve);
+        }),
+    };
+  }
+
+  private launch(turn: TurnRow, userId: string, resume?: ReturnType<typeof unansweredCalls>): void {
+    const config = loadConfig(this.env);
+    const live: LiveTurn = { id: turn.id, controller: new AbortController(), waiters: new Map() };
+    this.live = live;
+    const sessionId = this.store.meta()?.id ?? "";
+    const log = this.log.child({ sessionId, turnId: turn.id });
+    const run = runTurn(
+      {
+        sessionId,
+        userId,
+        messageId: turn.assistantMessageId,
+        system: buildSystemPrompt({ now: Date.now() }),
+        history: this.history(turn.id),
+        lang: turn.lang as Lang,
+        signal: live.controller.signal,
+        limits: { chunkIdleMs: config.idleTimeoutMs, turnMs: config.turnTimeoutMs },
+        ...(resume ? { resume } : {}),
+      },
+      {
+        models: createModels(config.model, config.fallbackModel),
+        tools: TOOLS,
+        toolDeps: {
+          clock: Date.now,
+          tasks: new D1TaskRepo(createDb(this.env.DB)),
+          session: this.sessionControl(sessionId),
+        },
+        gate: this.gate(turn.id, live),
+        emit: (chunk) => this.emit(turn.id, chunk),
+        onMessages: (messages) => this.turns.appendModelMessages(turn.id, messages),
+        log,
+        now: Date.now,
+        newId: () => newId("a_"),
+        sleep,
+      },
+    )
+      .then((result) => this.endTurn(turn.id, result))
+      .catch(async (error: unknown) => {
+        log.error("turn_crashed", { error });
+        this.emit(turn.id, { type: "error", errorText: "internal error: the turn stopped unexpectedly" });
+        await this.endTurn(turn.id, {
+          status: "error",
+          rounds: 0,
+          usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 },
+          modelId: "",
+          error: String(error),
+        });
+      });
+    this.ctx.waitUntil(run);
+  }
+
+  private async endTurn(turnId: string, result: TurnResult): Promise<void> {
+    const now = Date.now();
+    const row = this.turns.lastTurn();
+    this.turns.updateTurn(turnId, {
+      status: result.status,
+      rounds: result.rounds,
+      modelId: result.modelId || null,
+      error: result.error ?? null,
+      endedAt: now,
+    });
+    this.store.addUsage(result.usage);
+    const folded = await foldChunks(this.chunksOf(turnId));
+    if (folded && row)
+      this.store.appendMessage(toStored(folded, row.assistantMessageId, { status: result.status }), now);
+    if (this.live?.id === turnId) this.live = undefined;
+    this.hub.close();
+    this.log.info("turn_end", { turnId, status: result.status, rounds: result.rounds, model: result.modelId });
+  }
+
+  /** After eviction or a crash: a turn waiting for approval stays resumable; any other open turn is closed with an error. */
+  private async recoverInterruptedTurn(): Promise<void> {
+    const open = this.turns.openTurn();
+    if (!open) return;
+    if (this.turns.pendingApprovals(open.id).length > 0) {
+      this.turns.updateTurn(open.id, { status: "awaiting_approval" });
+      return;
+    }
+    const text =
+      open.lang === "zh"
+        ? "本轮在服务器重启时中断，请重新发送。"
+        : "This turn was interrupted by a server restart; please send it again.";
+    this.emit(open.id, { type: "error", errorText: text });
+    this.emit(open.id, { type: "finish", finishReason: "error" });
+    await this.endTurn(open.id, {
+      status: "error",
+      rounds: open.rounds,
+      usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 },
+      modelId: open.modelId ?? "",
+      error: "interrupted",
+    });
   }
 }

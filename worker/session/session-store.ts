@@ -2,7 +2,7 @@
  * SessionStore: reads and writes the session DO's SQLite through drizzle (synchronous: DO SQLite
  * runs in-process). Returns contract shapes, never drizzle rows.
  */
-import { asc } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import type { SessionDetail, StoredUIMessage } from "../contracts/api";
 import * as schema from "./schema";
@@ -20,6 +20,63 @@ export class SessionStore {
       .values({ id: init.id, ownerId: init.ownerId, title: init.title, profile: init.profile, createdAt: init.now })
       .onConflictDoNothing()
       .run();
+  }
+
+  /** The session record, if created. */
+  meta(): typeof schema.sessionMeta.$inferSelect | undefined {
+    return this.db.select().from(schema.sessionMeta).limit(1).get();
+  }
+
+  /** Appends a UI message (user, or a finished assistant message). */
+  appendMessage(message: StoredUIMessage, now: number): void {
+    this.db
+      .insert(schema.messages)
+      .values({
+        id: message.id,
+        role: message.role,
+        parts: message.parts,
+        metadata: message.metadata ?? null,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .run();
+  }
+
+  /** Renames the session. */
+  setTitle(title: string): void {
+    this.db.update(schema.sessionMeta).set({ title }).run();
+  }
+
+  /** Adds a turn's token usage to the session totals. */
+  addUsage(u: { inputTokens: number; outputTokens: number; reasoningTokens: number; cachedInputTokens: number }): void {
+    const m = schema.sessionMeta;
+    this.db
+      .update(m)
+      .set({
+        inputTokens: sql`${m.inputTokens} + ${u.inputTokens}`,
+        outputTokens: sql`${m.outputTokens} + ${u.outputTokens}`,
+        reasoningTokens: sql`${m.reasoningTokens} + ${u.reasoningTokens}`,
+        cachedInputTokens: sql`${m.cachedInputTokens} + ${u.cachedInputTokens}`,
+      })
+      .run();
+  }
+
+  /** Number of stored UI messages. */
+  messageCount(): number {
+    return (
+      this.db
+        .select({ n: sql<number>`count(*)` })
+        .from(schema.messages)
+        .get()?.n ?? 0
+    );
+  }
+
+  /** True when a message with this id exists. */
+  hasMessage(id: string): boolean {
+    return (
+      this.db.select({ id: schema.messages.id }).from(schema.messages).where(eq(schema.messages.id, id)).get() !==
+      undefined
+    );
   }
 
   /** The whole session for `GET /api/sessions/:id`; null if never created. */

@@ -3,12 +3,14 @@
  * its port here (market data, memory, portfolio…); handlers never see `Env` or bindings.
  */
 import type { Clock } from "../ports/clock";
+import type { SessionControl } from "../ports/session-control";
 import type { TaskReader } from "../ports/task-store";
 
 /** Everything a handler can reach. */
 export interface ToolDeps {
   clock: Clock;
   tasks: TaskReader;
+  session: SessionControl;
 }
 
 /** Per-call context: who is calling, from which session, and the turn's cancel signal. */

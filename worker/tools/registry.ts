@@ -5,13 +5,16 @@
 import { bindTool, type BoundTool } from "./bind";
 import { checkBackgroundTasksHandler } from "./handlers/check-background-tasks";
 import { getTimeHandler } from "./handlers/get-time";
+import { renameSessionHandler } from "./handlers/rename-session";
 import { checkBackgroundTasksSpec } from "./specs/check-background-tasks";
 import { getTimeSpec } from "./specs/get-time";
+import { renameSessionSpec } from "./specs/rename-session";
 
 /** Every tool, in the order the model sees them. */
 export const TOOLS: readonly BoundTool[] = [
   bindTool(getTimeSpec, getTimeHandler),
   bindTool(checkBackgroundTasksSpec, checkBackgroundTasksHandler),
+  bindTool(renameSessionSpec, renameSessionHandler),
 ];
 
 /** Looks a tool up by name. */

@@ -1,0 +1,177 @@
+/**
+ * Model-call failures, classified (seed 001 `classify_http_error`): what went wrong, whether a retry
+ * or the fallback model may help, and a short diagnosis a person can act on, in their language.
+ */
+import { APICallError } from "ai";
+
+/** What kind of failure a model call had. */
+export type ModelFailureKind =
+  | "dns"
+  | "refused"
+  | "connection"
+  | "timeout"
+  | "idle_timeout"
+  | "tls"
+  | "rate_limited"
+  | "upstream"
+  | "auth"
+  | "unknown_model"
+  | "context_too_long"
+  | "bad_request"
+  | "malformed_stream"
+  | "unknown";
+
+/** A classified failure. */
+export interface ModelFailure {
+  kind: ModelFailureKind;
+  /** A retry of the same call, or the fallback model, may succeed (429, 408, 5xx, timeouts, connection errors). */
+  retriable: boolean;
+  status: number | undefined;
+  /** Milliseconds the server asked us to wait (retry-after), when it said. */
+  retryAfterMs: number | undefined;
+  /** Technical detail for logs (never shown as the diagnosis). */
+  detail: string;
+}
+
+/** The user's language for diagnoses. */
+export type Lang = "zh" | "en";
+
+/** Thrown by the runtime's own watchdog when a stream goes silent. */
+export class IdleTimeoutError extends Error {
+  constructor(readonly ms: number) {
+    super(`no chunk from the model for ${ms} ms`);
+    this.name = "IdleTimeoutError";
+  }
+}
+
+function textOf(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    if (current instanceof Error) {
+      parts.push(`${current.name}: ${current.message}`);
+      current = (current as { cause?: unknown }).cause;
+    } else {
+      parts.push(String(current));
+      break;
+    }
+  }
+  return parts.join(" <- ");
+}
+
+function retryAfter(headers: Record<string, string> | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers["retry-after-ms"];
+  if (ms !== undefined && Number.isFinite(Number(ms))) return Number(ms);
+  const s = headers["retry-after"];
+  if (s !== undefined && Number.isFinite(Number(s))) return Number(s) * 1000;
+  return undefined;
+}
+
+/** Classifies anything a model call can throw or report. */
+export function classifyModelError(error: unknown): ModelFailure {
+  const detail = textOf(error);
+  const lower = detail.toLowerCase();
+  if (error instanceof IdleTimeoutError) {
+    return { kind: "idle_timeout", retriable: true, status: undefined, retryAfterMs: undefined, detail };
+  }
+  if (APICallError.isInstance(error) && error.statusCode !== undefined) {
+    const status = error.statusCode;
+    const body = (error.responseBody ?? "").toLowerCase();
+    const base = { status, retryAfterMs: retryAfter(error.responseHeaders), detail: `${detail} ${body.slice(0, 300)}` };
+    if (status === 401 || status === 403) return { kind: "auth", retriable: false, ...base };
+    if (status === 429) return { kind: "rate_limited", retriable: true, ...base };
+    if (status === 408) return { kind: "timeout", retriable: true, ...base };
+    if (status >= 500) return { kind: "upstream", retriable: true, ...base };
+    if (/context|maximum.*tokens|too many tokens|too long/.test(body))
+      return { kind: "context_too_long", retriable: false, ...base };
+    if (status === 404 || (/model/.test(body) && /not (found|exist)|does not exist|unknown|invalid/.test(body))) {
+      return { kind: "unknown_model", retriable: false, ...base };
+    }
+    return { kind: "bad_request", retriable: false, ...base };
+  }
+  const none = { status: undefined, retryAfterMs: undefined, detail };
+  if (/enotfound|getaddrinfo|dns|name not resolved|could not resolve/.test(lower))
+    return { kind: "dns", retriable: true, ...none };
+  if (/econnrefused|connection refused|refused/.test(lower)) return { kind: "refused", retriable: true, ...none };
+  if (/certificate|tls|ssl|handshake/.test(lower)) return { kind: "tls", retriable: false, ...none };
+  if (/timed? ?out|timeout|etimedout/.test(lower)) return { kind: "timeout", retriable: true, ...none };
+  if (/jsonparseerror|json parse|unexpected token|invalid json|typevalidationerror/.test(lower)) {
+    return { kind: "malformed_stream", retriable: false, ...none };
+  }
+  if (
+    /cannot connect|network|socket|econnreset|other side closed|connection (lost|reset|closed)|fetch failed|failed to process successful response|terminated/.test(
+      lower,
+    )
+  ) {
+    return { kind: "connection", retriable: true, ...none };
+  }
+  return { kind: "unknown", retriable: false, ...none };
+}
+
+const DIAGNOSES: Record<ModelFailureKind, Record<Lang, string>> = {
+  dns: {
+    zh: "无法解析模型服务地址（DNS）。请检查 LLM_BASE_URL 的主机名和网络。",
+    en: "The model server's host name did not resolve (DNS). Check LLM_BASE_URL and the network.",
+  },
+  refused: {
+    zh: "模型服务拒绝连接。请确认服务已启动、端口正确（LLM_BASE_URL）。",
+    en: "The model server refused the connection. Check that it is running and that LLM_BASE_URL has the right port.",
+  },
+  connection: {
+    zh: "与模型服务的连接中断。请稍后重试。",
+    en: "The connection to the model server was lost. Please try again.",
+  },
+  timeout: {
+    zh: "模型服务响应超时。请稍后重试，或配置备用模型（LLM_FALLBACK_*）。",
+    en: "The model server timed out. Try again, or configure a fallback model (LLM_FALLBACK_*).",
+  },
+  idle_timeout: {
+    zh: "模型长时间没有输出（流式停顿超时），已停止本轮。请重试。",
+    en: "The model stopped sending output (stream idle timeout); the turn was stopped. Please retry.",
+  },
+  tls: {
+    zh: "与模型服务的 TLS/证书握手失败。请检查 LLM_BASE_URL 是否使用正确的 https 地址。",
+    en: "TLS/certificate handshake with the model server failed. Check that LLM_BASE_URL is the right https address.",
+  },
+  rate_limited: {
+    zh: "模型服务限流（429）。请稍后重试，或配置备用模型。",
+    en: "The model server is rate limiting (429). Try again later, or configure a fallback model.",
+  },
+  upstream: {
+    zh: "模型服务内部错误（5xx）。请稍后重试，或配置备用模型。",
+    en: "The model server had an internal error (5xx). Try again later, or configure a fallback model.",
+  },
+  auth: {
+    zh: "模型服务拒绝了密钥（401/403）。请检查 LLM_API_KEY。",
+    en: "The model server rejected the API key (401/403). Check LLM_API_KEY.",
+  },
+  unknown_model: {
+    zh: "模型服务不认识这个模型名。请检查 LLM_MODEL。",
+    en: "The model server does not know this model name. Check LLM_MODEL.",
+  },
+  context_too_long: {
+    zh: "对话超出了模型的上下文长度。请新建会话，或设置 LLM_CONTEXT_WINDOW。",
+    en: "The conversation exceeds the model's context window. Start a new session or set LLM_CONTEXT_WINDOW.",
+  },
+  bad_request: {
+    zh: "模型服务拒绝了请求（400）。请检查模型配置。",
+    en: "The model server rejected the request (400). Check the model settings.",
+  },
+  malformed_stream: {
+    zh: "模型服务返回了无法解析的数据。请重试。",
+    en: "The model server sent data that could not be parsed. Please retry.",
+  },
+  unknown: { zh: "调用模型时出错。请重试。", en: "Calling the model failed. Please retry." },
+};
+
+/** A short diagnosis for the `error` part, in the user's language. */
+export function diagnose(failure: ModelFailure, lang: Lang): string {
+  const status = failure.status !== undefined ? ` [HTTP ${failure.status}]` : "";
+  return `${DIAGNOSES[failure.kind][lang]}${status}`;
+}
+
+/** Picks the diagnosis language from the user's own text: any CJK character → Chinese. */
+export function languageOf(text: string): Lang {
+  return /[\u3400-\u9fff]/.test(text) ? "zh" : "en";
+}

@@ -1,0 +1,275 @@
+/**
+ * The agent loop (seed 000 §1): model → tools → observations → model, one `streamText` per round,
+ * until the model answers without tools or MAX_TOOL_ROUNDS is reached. Provider failures before any
+ * output switch to the fallback model or retry with backoff; cancel and the turn timeout stop it at
+ * once. Pure application code over ports: it runs in plain Node with fakes.
+ */
+import type { ModelMessage, ToolSet, UIMessageChunk } from "ai";
+import type { Logger } from "../lib/log";
+import type { Clock } from "../ports/clock";
+import type { BoundTool } from "../tools/bind";
+import type { ToolDeps } from "../tools/deps";
+import { diagnose, type Lang, type ModelFailure } from "./errors";
+import type { ModelChain, NamedModel } from "./model";
+import {
+  RoundAborted,
+  RoundFailure,
+  streamRound,
+  toolSchemas,
+  type RoundResult,
+  type RoundUsage,
+} from "./stream-round";
+import { executeCalls, type ApprovalGate, type PendingCall, type ToolOutcome } from "./tool-executor";
+import { toolResultMessage } from "./transcript";
+
+/** Seed 000: at most 15 tool rounds per turn. */
+export const MAX_TOOL_ROUNDS = 15;
+
+/** Budgets of a turn. */
+export interface TurnLimits {
+  maxRounds: number;
+  /** No chunk for this long → the round fails (seed: 60 s). */
+  chunkIdleMs: number;
+  /** Whole turn (seed: 600 s). */
+  turnMs: number;
+  /** Retries of the same model after a retriable failure before any output (no fallback configured). */
+  maxModelRetries: number;
+}
+
+/** The defaults from the seeds. */
+export const DEFAULT_LIMITS: TurnLimits = {
+  maxRounds: MAX_TOOL_ROUNDS,
+  chunkIdleMs: 60_000,
+  turnMs: 600_000,
+  maxModelRetries: 2,
+};
+
+/** Ports and sinks a turn uses. */
+export interface TurnDeps {
+  models: ModelChain;
+  tools: readonly BoundTool[];
+  toolDeps: ToolDeps;
+  gate: ApprovalGate;
+  /** Every stream part, in order (the session stores and broadcasts it). */
+  emit(chunk: UIMessageChunk): void;
+  /** Model messages appended by the turn, as they become final (the session persists them). */
+  onMessages(messages: ModelMessage[]): void;
+  log: Logger;
+  now: Clock;
+  newId(): string;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** What to run. */
+export interface TurnRequest {
+  sessionId: string;
+  userId: string;
+  messageId: string;
+  system: string;
+  /** The conversation so far, ending with the user's message (or with unanswered tool calls when resuming). */
+  history: ModelMessage[];
+  lang: Lang;
+  /**
+   * Resuming a turn after an approval across DO eviction: the last round's calls still without a
+   * result, and the outcomes of those that had finished (recovered from the event log, not re-run).
+   */
+  resume?: { calls: PendingCall[]; done: ToolOutcome[]; order: string[] };
+  signal: AbortSignal;
+  limits?: Partial<TurnLimits>;
+}
+
+/** How the turn ended. */
+export interface TurnResult {
+  status: "done" | "cancelled" | "error" | "rounds_exceeded";
+  rounds: number;
+  usage: RoundUsage;
+  modelId: string;
+  error?: string;
+}
+
+const ROUNDS_EXCEEDED: Record<Lang, string> = {
+  zh: "（Agent 工具调用轮次超限，已停止）",
+  en: "(Tool-call rounds exceeded; the agent stopped.)",
+};
+
+class TurnTimeout extends Error {
+  constructor(ms: number) {
+    super(`turn exceeded ${ms} ms`);
+    this.name = "TurnTimeout";
+  }
+}
+
+function addUsage(a: RoundUsage, b: RoundUsage): RoundUsage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+  };
+}
+
+function assistantMessage(round: RoundResult): ModelMessage {
+  const content: Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string> = [];
+  if (round.reasoning) content.push({ type: "reasoning", text: round.reasoning });
+  if (round.text) content.push({ type: "text", text: round.text });
+  for (const c of round.calls)
+    content.push({ type: "tool-call", toolCallId: c.toolCallId, toolName: c.toolName, input: c.input });
+  return { role: "assistant", content };
+}
+
+/** Runs one turn to its end and reports how it ended. Emits `start` … `finish` | `abort` | `error`. */
+export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnResult> {
+  const limits: TurnLimits = { ...DEFAULT_LIMITS, ...req.limits };
+  const started = deps.now();
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new TurnTimeout(limits.turnMs)), limits.turnMs);
+  const signal = AbortSignal.any([req.signal, timeout.signal]);
+  const tools = new Map(deps.tools.map((t) => [t.spec.name, t]));
+  const schemas: ToolSet = toolSchemas(deps.tools);
+  const messages = [...req.history];
+  let active: NamedModel = deps.models.primary;
+  let usage: RoundUsage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 };
+  let rounds = 0;
+  let firstOutputMs: number | undefined;
+
+  const emit = (chunk: UIMessageChunk) => {
+    if (
+      firstOutputMs === undefined &&
+      (chunk.type === "text-delta" || chunk.type === "reasoning-delta" || chunk.type === "tool-input-start")
+    ) {
+      firstOutputMs = deps.now() - started;
+    }
+    deps.emit(chunk);
+  };
+  const append = (...added: ModelMessage[]) => {
+    messages.push(...added);
+    deps.onMessages(added);
+  };
+  const finish = (
+    status: TurnResult["status"],
+    finishReason: "stop" | "error" | "other",
+    error?: string,
+  ): TurnResult => {
+    const metadata = {
+      usage,
+      timing: {
+        startedAt: new Date(started).toISOString(),
+        ms: deps.now() - started,
+        firstOutputMs: firstOutputMs ?? null,
+      },
+      model: active.id,
+      rounds,
+    };
+    emit({ type: "finish", finishReason, messageMetadata: metadata });
+    return { status, rounds, usage, modelId: active.id, ...(error !== undefined ? { error } : {}) };
+  };
+  const runTools = async (calls: PendingCall[], done: ToolOutcome[] = [], order?: string[]) => {
+    const fresh: ToolOutcome[] = await executeCalls(
+      calls,
+      {
+        tools,
+        deps: deps.toolDeps,
+        context: { sessionId: req.sessionId, userId: req.userId, signal },
+        gate: deps.gate,
+        emit,
+        newId: deps.newId,
+        log: deps.log,
+      },
+      signal,
+    );
+    const all = [...done, ...fresh];
+    if (order) all.sort((a, b) => order.indexOf(a.toolCallId) - order.indexOf(b.toolCallId));
+    append(toolResultMessage(all));
+  };
+
+  if (!req.resume) emit({ type: "start", messageId: req.messageId });
+  try {
+    if (req.resume) await runTools(req.resume.calls, req.resume.done, req.resume.order);
+    while (rounds < limits.maxRounds) {
+      rounds++;
+      const round = await modelRound(rounds);
+      usage = addUsage(usage, round.usage);
+      emit({ type: "data-usage", data: { round: rounds, ...round.usage, total: usage } });
+      append(assistantMessage(round));
+      if (round.calls.length === 0) return finish("done", "stop");
+      await runTools(round.calls);
+    }
+    emit({ type: "text-start", id: "rounds-exceeded" });
+    emit({ type: "text-delta", id: "rounds-exceeded", delta: ROUNDS_EXCEEDED[req.lang] });
+    emit({ type: "text-end", id: "rounds-exceeded" });
+    append({ role: "assistant", content: [{ type: "text", text: ROUNDS_EXCEEDED[req.lang] }] });
+    return finish("rounds_exceeded", "other");
+  } catch (error) {
+    if (req.signal.aborted) {
+      emit({ type: "abort", reason: "cancelled" });
+      return { status: "cancelled", rounds, usage, modelId: active.id };
+    }
+    const failure: ModelFailure | undefined = error instanceof RoundFailure ? error.failure : undefined;
+    const text = timeout.signal.aborted
+      ? req.lang === "zh"
+        ? `本轮超过 ${Math.round(limits.turnMs / 1000)} 秒上限，已停止。`
+        : `The turn exceeded its ${Math.round(limits.turnMs / 1000)} s limit and was stopped.`
+      : failure
+        ? diagnose(failure, req.lang)
+        : req.lang === "zh"
+          ? "运行出错，本轮已停止。"
+          : "The turn failed unexpectedly.";
+    deps.log.error("turn_failed", {
+      sessionId: req.sessionId,
+      kind: failure?.kind,
+      detail: failure?.detail,
+      error: failure ? undefined : error,
+    });
+    emit({ type: "error", errorText: text });
+    return finish("error", "error", text);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  async function modelRound(round: number): Promise<RoundResult> {
+    for (let attempt = 1; ; attempt++) {
+      emit({ type: "data-model-start", data: { round, attempt, model: active.id } });
+      try {
+        return await streamRound({
+          model: active.model,
+          system: req.system,
+          messages,
+          tools: schemas,
+          signal,
+          idleMs: limits.chunkIdleMs,
+          idPrefix: `r${round}a${attempt}-`,
+          emit,
+          log: deps.log,
+        });
+      } catch (error) {
+        if (error instanceof RoundAborted || !(error instanceof RoundFailure)) throw error;
+        const { failure, outputStarted } = error;
+        if (outputStarted || !failure.retriable) throw error;
+        const fallback = deps.models.fallback;
+        if (fallback && active !== fallback) {
+          emit({
+            type: "data-retry",
+            data: { round, reason: failure.kind, status: failure.status ?? null, from: active.id, to: fallback.id },
+          });
+          deps.log.warn("model_fallback", { from: active.id, to: fallback.id, kind: failure.kind });
+          active = fallback;
+          continue;
+        }
+        if (attempt > limits.maxModelRetries) throw error;
+        const delay = Math.min(failure.retryAfterMs ?? 500 * 2 ** (attempt - 1), 10_000);
+        emit({
+          type: "data-retry",
+          data: {
+            round,
+            reason: failure.kind,
+            status: failure.status ?? null,
+            from: active.id,
+            to: active.id,
+            delayMs: delay,
+          },
+        });
+        await deps.sleep(delay, signal);
+      }
+    }
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Runs one round's tool calls under the runtime's governance: consecutive concurrency-safe calls in
+ * parallel batches (≤ 5), others one at a time in order; approvals for tools that require them;
+ * input validated against the spec (failures become errors the model reads, never a crashed turn);
+ * outputs capped in size. Every call gets exactly one result, so the transcript stays valid.
+ */
+import type { UIMessageChunk } from "ai";
+import type { Logger } from "../lib/log";
+import type { BoundTool } from "../tools/bind";
+import type { ToolContext, ToolDeps } from "../tools/deps";
+
+/** Most calls run at once in one parallel batch (seed 000). */
+export const MAX_PARALLEL_TOOLS = 5;
+/** A single tool result larger than this (serialised characters) is cut, with a note (seed 001). */
+export const MAX_TOOL_RESULT_CHARS = 200_000;
+
+/** A call the model made. `inputError` is set when its arguments were not valid JSON. */
+export interface PendingCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  inputError?: string;
+}
+
+/** The user's answer to an approval request. */
+export type ApprovalDecision =
+  | { decision: "allow" | "always" }
+  | { decision: "edit"; input: unknown }
+  | { decision: "deny"; reason?: string };
+
+/** How approvals reach the runtime (the session DO implements it over its SQLite). */
+export interface ApprovalGate {
+  /** True when the user chose "always" for this tool earlier in the session. */
+  isAlwaysAllowed(toolName: string): boolean;
+  /** The user's earlier answer for this call, when the turn resumes after an approval across eviction. */
+  decided(toolCallId: string): { approvalId: string; decision: ApprovalDecision } | undefined;
+  /** Records a pending approval and resolves with the user's decision. */
+  request(call: {
+    approvalId: string;
+    toolCallId: string;
+    toolName: string;
+    input: unknown;
+  }): Promise<ApprovalDecision>;
+}
+
+/** What one call produced, for the model's transcript. */
+export type ToolOutcome =
+  | { toolCallId: string; toolName: string; kind: "ok"; output: unknown }
+  | { toolCallId: string; toolName: string; kind: "error"; code: string; message: string }
+  | { toolCallId: string; toolName: string; kind: "denied"; reason: string };
+
+/** What the executor needs from the turn. */
+export interface ExecutorEnv {
+  tools: ReadonlyMap<string, BoundTool>;
+  deps: ToolDeps;
+  context: Omit<ToolContext, "toolCallId">;
+  gate: ApprovalGate;
+  emit(chunk: UIMessageChunk): void;
+  newId(): string;
+  log: Logger;
+}
+
+/** Splits calls into batches: runs of concurrency-safe calls (≤ 5 each) and single unsafe calls, in order. */
+export function partitionCalls<T>(calls: readonly T[], isSafe: (call: T) => boolean, max = MAX_PARALLEL_TOOLS): T[][] {
+  const batches: T[][] = [];
+  let safeRun: T[] | undefined;
+  for (const call of calls) {
+    if (isSafe(call)) {
+      if (!safeRun || safeRun.length >= max) {
+        safeRun = [];
+        batches.push(safeRun);
+      }
+      safeRun.push(call);
+    } else {
+      safeRun = undefined;
+      batches.push([call]);
+    }
+  }
+  return batches;
+}
+
+function capOutput(output: unknown): unknown {
+  const text = JSON.stringify(output) ?? "null";
+  if (text.length <= MAX_TOOL_RESULT_CHARS) return output;
+  return {
+    truncated: true,
+    totalChars: text.length,
+    preview: text.slice(0, 8_000),
+    note: `result cut at ${MAX_TOOL_RESULT_CHARS} characters`,
+  };
+}
+
+function issuesText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(input)"}: ${i.message}`).join("; ");
+}
+
+async function runOne(call: PendingCall, env: ExecutorEnv, signal: AbortSignal): Promise<ToolOutcome> {
+  const { toolCallId, toolName } = call;
+  const fail = (code: string, message: string): ToolOutcome => {
+    env.emit({ type: "tool-output-error", toolCallId, errorText: `${code}: ${message}` });
+    return { toolCallId, toolName, kind: "error", code, message };
+  };
+  const bound = env.tools.get(toolName);
+  if (!bound) return fail("not_found", `unknown tool ${toolName}; available: ${[...env.tools.keys()].join(", ")}`);
+  if (call.inputError !== undefined) return fail("invalid_input", `arguments are not valid JSON: ${call.inputError}`);
+
+  let input: unknown = call.input;
+  if (bound.spec.annotations.requiresApproval && !env.gate.isAlwaysAllowed(toolName)) {
+    const prior = env.gate.decided(toolCallId);
+    const approvalId = prior?.approvalId ?? env.newId();
+    if (!prior) env.emit({ type: "tool-approval-request", approvalId, toolCallId });
+    const answer = prior?.decision ?? (await env.gate.request({ approvalId, toolCallId, toolName, input }));
+    env.emit({ type: "tool-approval-response", approvalId, approved: answer.decision !== "deny" });
+    if (answer.decision === "deny") {
+      env.emit({ type: "tool-output-denied", toolCallId });
+      const reason = answer.reason ?? "the user denied this call";
+      return { toolCallId, toolName, kind: "denied", reason };
+    }
+    if (answer.decision === "edit") {
+      input = answer.input;
+      env.emit({ type: "tool-input-available", toolCallId, toolName, input });
+    }
+  }
+
+  const parsed = bound.spec.input.safeParse(input);
+  if (!parsed.success)
+    return fail("invalid_input", `invalid arguments for ${toolName}: ${issuesText(parsed.error.issues)}`);
+  const started = Date.now();
+  try {
+    const result = await bound.handler(parsed.data, env.deps, { ...env.context, toolCallId, signal });
+    env.log.info("tool_end", { tool: toolName, ok: result.ok, ms: Date.now() - started });
+    if (!result.ok) return fail(result.error.code, result.error.message);
+    const output = capOutput(result.value);
+    env.emit({ type: "tool-output-available", toolCallId, output });
+    return { toolCallId, toolName, kind: "ok", output };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    env.log.error("tool_crashed", { tool: toolName, error });
+    return fail("internal", `${toolName} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Runs the calls in batches; stops early (throwing the abort reason) when `signal` fires. */
+export async function executeCalls(
+  calls: readonly PendingCall[],
+  env: ExecutorEnv,
+  signal: AbortSignal,
+): Promise<ToolOutcome[]> {
+  const isSafe = (c: PendingCall) => {
+    const annotations = env.tools.get(c.toolName)?.spec.annotations;
+    return Boolean(annotations?.concurrencySafe && !annotations.requiresApproval);
+  };
+  const outcomes: ToolOutcome[] = [];
+  for (const batch of partitionCalls(calls, isSafe)) {
+    signal.throwIfAborted();
+    const abort = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    });
+    abort.catch(() => {});
+    outcomes.push(...(await Promise.race([Promise.all(batch.map((c) => runOne(c, env, signal))), abort])));
+  }
+  return outcomes;
+}

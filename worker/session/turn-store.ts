@@ -1,0 +1,188 @@
+/**
+ * TurnStore: the session DO's turn state in its SQLite — turns, the stream event log, model
+ * messages, approvals and "always allow" choices. Synchronous (DO SQLite is in-process); one row per
+ * event and per message, never a growing blob.
+ */
+import type { ModelMessage } from "ai";
+import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
+import type { ApprovalDecision } from "../runtime/tool-executor";
+import * as schema from "./schema";
+
+type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
+
+/** A turn row. */
+export type TurnRow = typeof schema.turns.$inferSelect;
+/** An approval row. */
+export type ApprovalRow = typeof schema.approvals.$inferSelect;
+/** Turn statuses that mean "still going". */
+export const OPEN_STATUSES = ["running", "awaiting_approval"] as const;
+
+/** Turn state storage. */
+export class TurnStore {
+  constructor(private readonly db: SessionDb) {}
+
+  /** The newest turn, if any. */
+  lastTurn(): TurnRow | undefined {
+    return this.db.select().from(schema.turns).orderBy(desc(schema.turns.seq)).limit(1).get();
+  }
+
+  /** A turn still running or waiting for an approval. */
+  openTurn(): TurnRow | undefined {
+    return this.db
+      .select()
+      .from(schema.turns)
+      .where(inArray(schema.turns.status, [...OPEN_STATUSES]))
+      .limit(1)
+      .get();
+  }
+
+  /** Starts a turn. */
+  insertTurn(row: typeof schema.turns.$inferInsert): void {
+    this.db.insert(schema.turns).values(row).run();
+  }
+
+  /** Updates a turn's state. */
+  updateTurn(id: string, patch: Partial<typeof schema.turns.$inferInsert>): void {
+    this.db.update(schema.turns).set(patch).where(eq(schema.turns.id, id)).run();
+  }
+
+  /** The next event index of the session's stream. */
+  nextEventIndex(): number {
+    const row = this.db
+      .select({ max: sql<number | null>`max(${schema.streamEvents.idx})` })
+      .from(schema.streamEvents)
+      .get();
+    return (row?.max ?? -1) + 1;
+  }
+
+  /** Appends one event. */
+  appendEvent(idx: number, turnId: string, chunk: string): void {
+    this.db.insert(schema.streamEvents).values({ idx, turnId, chunk }).run();
+  }
+
+  /** A turn's events from index `from` on. */
+  eventsOf(turnId: string, from = 0): { idx: number; chunk: string }[] {
+    return this.db
+      .select({ idx: schema.streamEvents.idx, chunk: schema.streamEvents.chunk })
+      .from(schema.streamEvents)
+      .where(and(eq(schema.streamEvents.turnId, turnId), gte(schema.streamEvents.idx, from)))
+      .orderBy(asc(schema.streamEvents.idx))
+      .all();
+  }
+
+  /** Appends model messages of a turn. */
+  appendModelMessages(turnId: string, messages: readonly ModelMessage[]): void {
+    for (const message of messages) this.db.insert(schema.modelMessages).values({ turnId, message }).run();
+  }
+
+  /** The model transcript, oldest first, with the turn each message belongs to. */
+  modelMessages(): { turnId: string; message: ModelMessage }[] {
+    return this.db
+      .select({ turnId: schema.modelMessages.turnId, message: schema.modelMessages.message })
+      .from(schema.modelMessages)
+      .orderBy(asc(schema.modelMessages.seq))
+      .all()
+      .map((r) => ({ turnId: r.turnId, message: r.message as ModelMessage }));
+  }
+
+  /** Records a pending approval. */
+  insertApproval(row: {
+    id: string;
+    turnId: string;
+    toolCallId: string;
+    toolName: string;
+    input: unknown;
+    now: number;
+  }): void {
+    this.db
+      .insert(schema.approvals)
+      .values({
+        id: row.id,
+        turnId: row.turnId,
+        toolCallId: row.toolCallId,
+        toolName: row.toolName,
+        input: row.input ?? null,
+        status: "pending",
+        createdAt: row.now,
+      })
+      .run();
+  }
+
+  /** One approval by id. */
+  approval(id: string): ApprovalRow | undefined {
+    return this.db.select().from(schema.approvals).where(eq(schema.approvals.id, id)).get();
+  }
+
+  /** The decided approval of a tool call, if the user already answered it. */
+  decidedApprovalFor(toolCallId: string): ApprovalRow | undefined {
+    return this.db
+      .select()
+      .from(schema.approvals)
+      .where(and(eq(schema.approvals.toolCallId, toolCallId), sql`${schema.approvals.status} != 'pending'`))
+      .get();
+  }
+
+  /** Pending approvals of a turn. */
+  pendingApprovals(turnId: string): ApprovalRow[] {
+    return this.db
+      .select()
+      .from(schema.approvals)
+      .where(and(eq(schema.approvals.turnId, turnId), eq(schema.approvals.status, "pending")))
+      .all();
+  }
+
+  /** Stores the user's decision (and "always" for the rest of the session). */
+  decide(id: string, decision: ApprovalDecision, now: number): void {
+    this.db
+      .update(schema.approvals)
+      .set({
+        status: decision.decision,
+        editedInput: decision.decision === "edit" ? (decision.input ?? null) : null,
+        reason: decision.decision === "deny" ? (decision.reason ?? null) : null,
+        decidedAt: now,
+      })
+      .where(eq(schema.approvals.id, id))
+      .run();
+  }
+
+  /** Denies whatever is still pending in a turn (it was cancelled). */
+  denyPending(turnId: string, now: number): void {
+    this.db
+      .update(schema.approvals)
+      .set({ status: "deny", reason: "turn cancelled", decidedAt: now })
+      .where(and(eq(schema.approvals.turnId, turnId), eq(schema.approvals.status, "pending")))
+      .run();
+  }
+
+  /** Remembers "always allow" for a tool. */
+  allowAlways(toolName: string): void {
+    this.db.insert(schema.alwaysAllowed).values({ toolName }).onConflictDoNothing().run();
+  }
+
+  /** Tools allowed for the rest of the session. */
+  alwaysAllowedTools(): Set<string> {
+    return new Set(
+      this.db
+        .select()
+        .from(schema.alwaysAllowed)
+        .all()
+        .map((r) => r.toolName),
+    );
+  }
+}
+
+/** Turns a stored approval into the runtime's decision shape. */
+export function decisionOf(row: ApprovalRow): ApprovalDecision | undefined {
+  switch (row.status) {
+    case "allow":
+    case "always":
+      return { decision: row.status };
+    case "edit":
+      return { decision: "edit", input: row.editedInput };
+    case "deny":
+      return { decision: "deny", ...(row.reason ? { reason: row.reason } : {}) };
+    default:
+      return undefined;
+  }
+}
