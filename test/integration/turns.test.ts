@@ -14,6 +14,7 @@ import {
   parseFrames,
   postJson,
   readSession,
+  readUntil,
   script,
   sendAndRead,
 } from "./turn-helpers";
@@ -108,5 +109,149 @@ describe("one turn at a time", () => {
     expect(((await second.json()) as { error: { code: string } }).error.code).toBe("conflict");
     const frames = parseFrames(await first.text());
     expect(chunksOf(frames).at(-1)?.type).toBe("finish");
+  });
+});
+
+describe("resuming the stream", () => {
+  it("replays from N while the turn runs (another client) and after it ended, identical to the live stream", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [{ text: "一二三四五六七八九十".repeat(6), chunkDelayMs: 25, chunkSize: 4 }]);
+    const live = await postJson(`/api/sessions/${id}/messages`, { text: `go ${key}` });
+    const { frames: firstFrames, reader } = await readUntil(live.body as ReadableStream<Uint8Array>, (c) => c.type === "text-delta");
+    // A second client joins mid-turn from the middle of the log.
+    const from = (firstFrames.at(-1)?.id ?? 0) + 1;
+    const joined = await call(`/api/sessions/${id}/stream?from=${from}`);
+    // The first client finishes reading.
+    let rest = "";
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      rest += decoder.decode(value, { stream: true });
+    }
+    const liveFrames = [...firstFrames, ...parseFrames(rest)];
+    const joinedFrames = parseFrames(await joined.text());
+    expect(joinedFrames.map((f) => f.id)).toEqual(liveFrames.filter((f) => f.id !== undefined && f.id >= from).map((f) => f.id).concat([undefined]));
+    expect(joinedFrames.at(-1)?.data).toBe("[DONE]");
+    // After the end: a full replay equals what the live client saw.
+    const replay = parseFrames(await (await call(`/api/sessions/${id}/stream?from=0`)).text());
+    const firstId = liveFrames[0]?.id ?? 0;
+    expect(replay.filter((f) => f.id === undefined || f.id >= firstId)).toEqual(liveFrames);
+  });
+
+  it("keeps running when the client disconnects; a resume then has every event once", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [
+      { toolCalls: [{ name: "get_time", arguments: { market: "us" } }], chunkDelayMs: 10 },
+      { text: "The NYSE clock says so. ".repeat(8), chunkDelayMs: 15, chunkSize: 5 },
+    ]);
+    const res = await postJson(`/api/sessions/${id}/messages`, { text: `US time? ${key}` });
+    const { reader } = await readUntil(res.body as ReadableStream<Uint8Array>, (c) => c.type === "tool-input-start");
+    await reader.cancel();
+    const session = await eventually(async () => {
+      const s = await readSession(id);
+      return s.messages[1]?.metadata?.status === "done" ? s : undefined;
+    });
+    const text = session.messages[1]?.parts.filter((p) => p.type === "text").map((p) => p.text).join("");
+    expect(text).toBe("The NYSE clock says so. ".repeat(8));
+    const frames = parseFrames(await (await call(`/api/sessions/${id}/stream?from=0`)).text());
+    const ids = frames.filter((f) => f.id !== undefined).map((f) => f.id as number);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(ids.map((_, i) => (ids[0] ?? 0) + i));
+    const types = chunksOf(frames).map((c) => c.type);
+    expect(types.filter((t) => t === "start")).toHaveLength(1);
+    expect(types.filter((t) => t === "finish")).toHaveLength(1);
+    expect(types.filter((t) => t === "tool-output-available")).toHaveLength(1);
+  });
+
+  it("rejects a negative or non-numeric `from`, and waits live when `from` is beyond the log", async () => {
+    const id = await newSession();
+    expect((await call(`/api/sessions/${id}/stream?from=-1`)).status).toBe(400);
+    expect((await call(`/api/sessions/${id}/stream?from=abc`)).status).toBe(400);
+    // No turn yet: an empty replay that closes.
+    expect(parseFrames(await (await call(`/api/sessions/${id}/stream?from=999`)).text())).toEqual([{ id: undefined, data: "[DONE]" }]);
+    const key = `k-${id}`;
+    await script(key, [{ text: "late events", chunkDelayMs: 30, chunkSize: 3 }]);
+    const turn = await postJson(`/api/sessions/${id}/messages`, { text: `hi ${key}` });
+    const waiting = await call(`/api/sessions/${id}/stream?from=999999`);
+    const liveFrames = parseFrames(await turn.text());
+    const beyond = parseFrames(await waiting.text());
+    // Nothing at or beyond 999999 is stored, so the replay is empty; then it follows the turn live
+    // to its end: what it got is exactly the tail of what the first client saw.
+    expect(chunksOf(liveFrames).at(-1)?.type).toBe("finish");
+    expect(beyond.at(-1)).toEqual({ id: undefined, data: "[DONE]" });
+    expect(beyond.length).toBeGreaterThan(1);
+    expect(liveFrames.slice(liveFrames.length - beyond.length)).toEqual(beyond);
+  });
+});
+
+describe("cancel", () => {
+  it("stops the running turn at once and ends the stream with abort", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [{ text: "a very long answer ".repeat(200), chunkDelayMs: 50, chunkSize: 4 }]);
+    const res = await postJson(`/api/sessions/${id}/messages`, { text: `long ${key}` });
+    const { reader, frames } = await readUntil(res.body as ReadableStream<Uint8Array>, (c) => c.type === "text-delta");
+    const started = Date.now();
+    const cancel = await call(`/api/sessions/${id}/cancel`, { method: "POST" });
+    expect(await cancel.json()).toEqual({ cancelled: true });
+    let rest = "";
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      rest += decoder.decode(value, { stream: true });
+    }
+    expect(Date.now() - started).toBeLessThan(3000);
+    const chunks = chunksOf([...frames, ...parseFrames(rest)]);
+    expect(chunks.at(-1)).toEqual({ type: "abort", reason: "cancelled" });
+    const session = await readSession(id);
+    expect(session.messages[1]?.metadata?.status).toBe("cancelled");
+    // The session accepts a new turn afterwards.
+    await script(key, [{ text: "fresh" }]);
+    const next = await sendAndRead(id, `again ${key}`);
+    expect(chunksOf(next.frames).at(-1)?.type).toBe("finish");
+  });
+
+  it("answers { cancelled: false } when nothing runs", async () => {
+    const id = await newSession();
+    expect(await (await call(`/api/sessions/${id}/cancel`, { method: "POST" })).json()).toEqual({ cancelled: false });
+  });
+});
+
+describe("bad input to turns", () => {
+  it("rejects empty and oversized text, and unknown sessions", async () => {
+    const id = await newSession();
+    expect((await postJson(`/api/sessions/${id}/messages`, { text: "   " })).status).toBe(400);
+    expect((await postJson(`/api/sessions/${id}/messages`, {})).status).toBe(400);
+    expect((await postJson(`/api/sessions/${id}/messages`, { text: "x".repeat(20_001) })).status).toBe(413);
+    expect((await postJson(`/api/sessions/s_0000000000000000000000000a/messages`, { text: "hi" })).status).toBe(404);
+    expect((await readSession(id)).messages).toEqual([]);
+  });
+
+  it("answers 404 for unknown approvals and approvals of another session, 400 for a bad decision", async () => {
+    const a = await newSession();
+    const b = await newSession();
+    const key = `k-${a}`;
+    await script(key, [{ toolCalls: [{ name: "rename_session", arguments: { title: "Moutai study" } }] }, { text: "renamed" }]);
+    const res = await postJson(`/api/sessions/${a}/messages`, { text: `name it ${key}` });
+    const { frames, reader } = await readUntil(res.body as ReadableStream<Uint8Array>, (c) => c.type === "tool-approval-request");
+    const request = chunksOf(frames).find((c) => c.type === "tool-approval-request") as { approvalId: string };
+    expect((await postJson(`/api/sessions/${a}/approvals/a_unknown`, { decision: "allow" })).status).toBe(404);
+    expect((await postJson(`/api/sessions/${b}/approvals/${request.approvalId}`, { decision: "allow" })).status).toBe(404);
+    expect((await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "maybe" })).status).toBe(400);
+    expect((await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "edit", input: { title: "" } })).status).toBe(400);
+    expect((await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "deny", reason: "keep the name" })).status).toBe(200);
+    expect((await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "allow" })).status).toBe(409);
+    await reader.cancel();
+    const session = await eventually(async () => {
+      const s = await readSession(a);
+      return s.messages[1]?.metadata?.status === "done" ? s : undefined;
+    });
+    expect(session.title).not.toBe("Moutai study");
+    const tool = session.messages[1]?.parts.find((p) => p.type === "tool-rename_session");
+    expect(tool?.state).toBe("output-denied");
   });
 });

@@ -24,7 +24,7 @@ export async function foldChunks(chunks: readonly UIMessageChunk[]): Promise<UIM
 export function toStored(message: UIMessage, fallbackId: string, metadata?: Record<string, unknown>): StoredUIMessage {
   const plain = JSON.parse(JSON.stringify({ ...message, id: message.id || fallbackId })) as StoredUIMessage;
   return metadata
-    ? { ...plain, metadata: { ...(plain.metadata ?? {}), ...metadata } as StoredUIMessage["metadata"] }
+    ? { ...plain, metadata: { ...plain.metadata, ...metadata } as StoredUIMessage["metadata"] }
     : plain;
 }
 
