@@ -14,6 +14,7 @@ import { errorResponse, handleError } from "./http/errors";
 import { identify } from "./http/identity";
 import { analyzeRoutes } from "./routes/analyze";
 import { healthRoutes } from "./routes/health";
+import { marketRoutes } from "./routes/market";
 import { sessionRoutes } from "./routes/sessions";
 
 /** Largest request body accepted by the API (bytes); 5,000 bars of OHLCV fit well inside. */
@@ -43,6 +44,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/api/health", healthRoutes);
   app.use("/api/*", identify);
   app.route("/api/analyze", analyzeRoutes);
+  app.route("/api/market", marketRoutes);
   app.route("/api/sessions", sessionRoutes);
   app.notFound((c) =>
     errorResponse(c, 404, { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }),

@@ -1,0 +1,68 @@
+/**
+ * Columnar JSON encoding of daily bars, one chunk per calendar year (the D1 cache's row format):
+ * `{"d":[dates],"o":[…],"h":[…],"l":[…],"c":[…],"v":[…],"a":[…]?}`. Compact and fast to decode.
+ */
+import { z } from "zod";
+import type { Bar } from "../../contracts/analysis";
+
+const Chunk = z.object({
+  d: z.array(z.string()),
+  o: z.array(z.number()),
+  h: z.array(z.number()),
+  l: z.array(z.number()),
+  c: z.array(z.number()),
+  v: z.array(z.number()),
+  a: z.array(z.number().nullable()).optional(),
+});
+
+/** Splits bars (ascending) into yearly chunks. */
+export function encodeBarChunks(bars: readonly Bar[]): { year: number; bars: string }[] {
+  const byYear = new Map<number, Bar[]>();
+  for (const b of bars) {
+    const y = Number(b.date.slice(0, 4));
+    const list = byYear.get(y);
+    if (list) list.push(b);
+    else byYear.set(y, [b]);
+  }
+  return [...byYear.entries()].map(([year, list]) => {
+    const hasAmount = list.some((b) => b.amount !== undefined);
+    const chunk = {
+      d: list.map((b) => b.date),
+      o: list.map((b) => b.open),
+      h: list.map((b) => b.high),
+      l: list.map((b) => b.low),
+      c: list.map((b) => b.close),
+      v: list.map((b) => b.volume),
+      ...(hasAmount ? { a: list.map((b) => b.amount ?? null) } : {}),
+    };
+    return { year, bars: JSON.stringify(chunk) };
+  });
+}
+
+/** Decodes one chunk; a corrupt chunk decodes to no bars (the series is then refetched). */
+export function decodeBarChunk(text: string): Bar[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const parsed = Chunk.safeParse(json);
+  if (!parsed.success) return [];
+  const { d, o, h, l, c, v, a } = parsed.data;
+  const out: Bar[] = new Array<Bar>(d.length);
+  for (let i = 0; i < d.length; i++) {
+    const bar: Bar = {
+      date: d[i] ?? "",
+      open: o[i] ?? 0,
+      high: h[i] ?? 0,
+      low: l[i] ?? 0,
+      close: c[i] ?? 0,
+      volume: v[i] ?? 0,
+    };
+    const amt = a?.[i];
+    if (amt !== undefined && amt !== null) bar.amount = amt;
+    out[i] = bar;
+  }
+  return out;
+}

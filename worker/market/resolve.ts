@@ -1,0 +1,88 @@
+/**
+ * Symbol resolution for the MarketData service: code forms first (see parse/resolve-symbol.ts),
+ * checked against the universe; then the universe by name/pinyin; then (live) the providers' search.
+ * Bare `000001` reads as Ping An Bank unless an index is asked for; the other reading is returned as
+ * an alternative so the caller can say so.
+ */
+import type { SecurityKind, SymbolInfo } from "../contracts/market";
+import { err, ok, type Result } from "../lib/result";
+import type { MarketCache, MarketDataProvider, Resolution } from "../ports/market-data";
+import { inferSymbol, symbolCandidates } from "./parse/resolve-symbol";
+
+/** What resolution needs from the service. */
+export interface ResolveDeps {
+  mode: "offline" | "live";
+  cache: MarketCache;
+  searchers: MarketDataProvider[];
+  now: () => number;
+}
+
+const brief = (s: SymbolInfo) => ({ id: s.id, name: s.name, kind: s.kind, simulated: s.simulated });
+
+function pickByName(input: string, found: SymbolInfo[]): Result<Resolution> {
+  const exact = found.filter((s) => s.name === input || s.code === input.toUpperCase());
+  if (exact.length === 1 && exact[0])
+    return ok({ symbol: exact[0], alternatives: found.filter((s) => s !== exact[0]).slice(0, 4) });
+  if (found.length === 1 && found[0]) return ok({ symbol: found[0], alternatives: [] });
+  return err("invalid_input", `"${input}" matches ${found.length} symbols; say which one (by code).`, {
+    field: "symbol",
+    candidates: found.slice(0, 10).map(brief),
+  });
+}
+
+/** Resolves user input to one symbol (see MarketData.resolve). */
+export async function resolveSymbol(
+  input: string,
+  hint: { kind?: SecurityKind },
+  d: ResolveDeps,
+): Promise<Result<Resolution>> {
+  const raw = input.trim();
+  if (raw === "") return err("invalid_input", "symbol is empty", { field: "symbol" });
+  if (raw.length > 40) return err("invalid_input", "symbol is too long (at most 40 characters)", { field: "symbol" });
+  const candidates = symbolCandidates(raw, hint.kind);
+  if (candidates.length > 0) {
+    const known: SymbolInfo[] = [];
+    for (const c of candidates) {
+      const s = await d.cache.getSymbol(c.id);
+      if (s) known.push(s);
+    }
+    const first = known[0];
+    if (first) return ok({ symbol: first, alternatives: known.slice(1) });
+    const c0 = candidates[0];
+    if (c0?.exchange === "SIM")
+      return err(
+        "not_found",
+        `No simulated symbol ${c0.id}; the simulated market has SIM.0001–SIM.0300 and indices SIM.IDX1, SIM.IDX2.`,
+        { symbol: c0.id },
+      );
+    // Letters may be pinyin initials rather than a ticker: the universe decides first.
+    if (c0?.exchange === "US") {
+      const byName = await d.cache.searchSymbols(raw, 10);
+      if (byName.length > 0) return pickByName(raw, byName);
+    }
+    if (c0 && d.mode === "live")
+      return ok({ symbol: inferSymbol(c0), alternatives: candidates.slice(1).map(inferSymbol) });
+    if (c0)
+      return err(
+        "not_found",
+        `No offline data for ${c0.id}. MARKET_DATA=offline serves only the bundled data: the real S&P 500 index (US.SPX, 2000–2020) and the simulated A-share market (SIM.0001…SIM.0300, indices SIM.IDX1/SIM.IDX2). Set MARKET_DATA=live for real symbols.`,
+        { symbol: c0.id, offline: true, explore: ["US.SPX", "SIM.IDX1", "SIM.0001"] },
+      );
+  }
+  let found = await d.cache.searchSymbols(raw, 10);
+  if (found.length === 0 && d.mode === "live") {
+    for (const p of d.searchers) {
+      if (!p.search) continue;
+      const r = await p.search(raw, 10);
+      if (!r.ok) continue;
+      await d.cache.upsertSymbols(r.value, d.now());
+      found = r.value;
+      break;
+    }
+  }
+  if (found.length === 0)
+    return err("not_found", `No symbol matches "${raw}". Try a code (600519, AAPL, SIM.0001) or another name.`, {
+      symbol: raw,
+    });
+  return pickByName(raw, found);
+}

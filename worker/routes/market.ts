@@ -1,0 +1,80 @@
+/**
+ * Market routes: `GET /api/market/search?q=` (universe + providers) and
+ * `GET /api/market/bars/:symbol?days=N` (daily bars with provenance plus the engine's analysis, for
+ * charts). Bad query values answer 400 naming the field; unknown symbols 404; ambiguous names 400
+ * with candidates; providers down with nothing cached 502. Never a 500 for client input.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import type { MarketBarsResponse, MarketSearchResponse, SymbolInfo } from "../contracts/market";
+import { analyze } from "../engine/analyze";
+import type { AppEnv } from "../http/app-env";
+import { AppError, toAppError } from "../lib/app-error";
+import { createMarketData } from "../market/create-market-data";
+
+/** Most bars a chart request may ask for. */
+export const MAX_CHART_DAYS = 5000;
+/** History the analysis reads (MA200 plus a year of structure). */
+const ANALYSIS_DAYS = 500;
+
+const SearchQuery = z.object({
+  q: z.string({ error: "q: required" }).trim().min(1, "q: must not be empty").max(40, "q: at most 40 characters"),
+  limit: z.coerce
+    .number({ error: "limit: must be a number" })
+    .int("limit: must be an integer")
+    .min(1, "limit: at least 1")
+    .max(50, "limit: at most 50")
+    .default(10),
+});
+
+const BarsQuery = z.object({
+  days: z.coerce
+    .number({ error: "days: must be a number" })
+    .int("days: must be an integer")
+    .min(1, "days: at least 1")
+    .max(MAX_CHART_DAYS, `days: at most ${MAX_CHART_DAYS}`)
+    .default(250),
+  kind: z.enum(["stock", "index"], { error: "kind: must be stock or index" }).optional(),
+});
+
+function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, string>): z.infer<S> {
+  const parsed = schema.safeParse(query);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.map(String).join(".") || "query";
+  const message = issue?.message.includes(":") ? issue.message : `${field}: ${issue?.message ?? "invalid"}`;
+  throw new AppError("invalid_input", 400, message, { details: { field } });
+}
+
+function engineMarket(s: SymbolInfo): { market: "CN" | "US"; board?: "main" | "chinext" | "star" | "bse" } {
+  if (s.market === "US") return { market: "US" };
+  return s.board ? { market: "CN", board: s.board } : { market: "CN" };
+}
+
+/** Market routes, mounted at /api/market. */
+export const marketRoutes = new Hono<AppEnv>()
+  .get("/search", async (c) => {
+    const q = parseQuery(SearchQuery, c.req.query());
+    const market = createMarketData({ db: c.env.DB, config: c.var.config, fetch: (...a) => fetch(...a) });
+    const res = await market.search(q.q, q.limit);
+    if (!res.ok) throw toAppError(res.error);
+    return c.json(res.value satisfies MarketSearchResponse);
+  })
+  .get("/bars/:symbol", async (c) => {
+    const symbol = decodeURIComponent(c.req.param("symbol")).trim();
+    if (symbol === "" || symbol.length > 40)
+      throw new AppError("invalid_input", 400, "symbol: must be 1–40 characters", { details: { field: "symbol" } });
+    const q = parseQuery(BarsQuery, c.req.query());
+    const market = createMarketData({ db: c.env.DB, config: c.var.config, fetch: (...a) => fetch(...a) });
+    // The engine reads up to ANALYSIS_DAYS of history even when the chart shows fewer bars.
+    const want = Math.max(q.days, ANALYSIS_DAYS);
+    const res = await market.dailyBars(symbol, q.kind ? { days: want, kind: q.kind } : { days: want });
+    if (!res.ok) throw toAppError(res.error);
+    const { symbol: info, provenance } = res.value;
+    const bars = res.value.bars.slice(-q.days);
+    const analysis = analyze(res.value.bars, { symbol: info.id, ...engineMarket(info) });
+    const body: MarketBarsResponse = analysis.ok
+      ? { symbol: info, bars, provenance, analysis: analysis.value }
+      : { symbol: info, bars, provenance, analysis: null, analysisNote: analysis.error.message };
+    return c.json(body);
+  });
