@@ -141,6 +141,7 @@ export function openStructure(ctx: ScanContext, c: PendingClimax, t: number): St
   }
   return {
     side: c.side,
+    origin: "climax",
     climaxIndex: c.index,
     climaxPrice: c.price,
     climaxVol: c.vol,

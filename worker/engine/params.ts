@@ -59,6 +59,11 @@ export interface EngineParams {
   rangeMinWidth: number;
   rangeMaxWidth: number;
   rangeMaxDrift: number;
+  /** Re-accumulation / re-distribution: reaction depth bounds, bars from the trend extreme to the AR, MA50 slope span. */
+  reMinDepth: number;
+  reMaxDepth: number;
+  reReactionBars: number;
+  reTrendBars: number;
   /** Phase FSM: consecutive closes beyond the range for D→E and E→MARKUP; failure margin. */
   phaseEBars: number;
   markupBars: number;
@@ -105,6 +110,10 @@ export const DEFAULT_PARAMS: EngineParams = {
   rangeMinWidth: 0.04,
   rangeMaxWidth: 0.45,
   rangeMaxDrift: 0.18,
+  reMinDepth: 0.06,
+  reMaxDepth: 0.25,
+  reReactionBars: 15,
+  reTrendBars: 20,
   phaseEBars: 10,
   markupBars: 20,
   failMargin: 0.05,

@@ -8,6 +8,7 @@ import { arMinMove, climaxCandidate, climaxEvent, openStructure, preliminaryEven
 import { detectAccST, detectLPS, detectSOS, detectSpring, detectTest } from "./detect-accumulation";
 import { detectDistST, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
 import { detectEVR } from "./detect-evr";
+import { trendRangeAt } from "./detect-trend-range";
 import { at } from "./numeric";
 import { createPivotTracker, type Pivot, type PivotTracker } from "./pivots";
 import type { RawEvent, ScanContext, ScanState, Structure } from "./structure-types";
@@ -28,6 +29,11 @@ function setPhase(state: ScanState, phase: PhaseName, index: number, t: number, 
   state.phases.push({ phase, index, at: t, reason });
 }
 
+function closeStructure(state: ScanState, t: number): void {
+  state.structure = null;
+  state.closedAt = t;
+}
+
 function push(state: ScanState, ev: RawEvent | null): ev is RawEvent {
   if (!ev) return false;
   state.events.push(ev);
@@ -45,7 +51,11 @@ function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
     else if (beyond || t > pend.index + ctx.p.arWindow) state.pending = null;
   } else if (cand) state.pending = cand;
   const c = state.pending;
-  if (!c || t <= c.index) return;
+  if (!c) {
+    openTrendRange(ctx, state, t);
+    return;
+  }
+  if (t <= c.index) return;
   const close = at(s.close, t);
   const move = c.side === "acc" ? close / c.price - 1 : 1 - close / c.price;
   if (move < arMinMove(ctx, c.index)) return;
@@ -57,6 +67,24 @@ function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
   state.lastStructure = state.structure;
   state.pending = null;
   setPhase(state, c.side === "acc" ? "ACC_A" : "DIST_A", c.index, t, `${ev.type} confirmed`);
+}
+
+/** Opens a re-accumulation / re-distribution structure when one becomes knowable at t. */
+function openTrendRange(ctx: ScanContext, state: ScanState, t: number): void {
+  const found = trendRangeAt(ctx, t);
+  // A range in a trend starts after the previous structure ended, never inside its breakout.
+  if (!found || found.structure.climaxIndex <= state.closedAt) return;
+  push(state, found.ar);
+  state.structure = found.structure;
+  state.lastStructure = found.structure;
+  const acc = found.structure.side === "acc";
+  setPhase(
+    state,
+    acc ? "ACC_A" : "DIST_A",
+    found.structure.climaxIndex,
+    t,
+    acc ? "re-accumulation: a reaction stopped the uptrend" : "re-distribution: a rally stopped the downtrend",
+  );
 }
 
 /** Widens the range when a newly confirmed pivot clears it by > 0.5 ATR in phases A/B. */
@@ -96,7 +124,7 @@ function stepFailure(ctx: ScanContext, state: ScanState, st: Structure, t: numbe
     t,
     acc ? "accumulation failed: two closes below the range" : "distribution failed: two closes above the range",
   );
-  state.structure = null;
+  closeStructure(state, t);
   return true;
 }
 
@@ -139,7 +167,7 @@ function stepAccumulation(ctx: ScanContext, state: ScanState, st: Structure, t: 
     (state.phase === "ACC_D" && st.beyondCount >= p.phaseEBars + p.markupBars);
   if (toMarkup) {
     setPhase(state, "MARKUP", t, t, `${st.beyondCount} closes above resistance`);
-    state.structure = null;
+    closeStructure(state, t);
     return;
   }
   if (state.phase === "ACC_A" || state.phase === "ACC_B" || state.phase === "ACC_C") {
@@ -188,7 +216,7 @@ function stepDistribution(ctx: ScanContext, state: ScanState, st: Structure, t: 
     (state.phase === "DIST_D" && st.beyondCount >= p.phaseEBars + p.markupBars);
   if (toMarkdown) {
     setPhase(state, "MARKDOWN", t, t, `${st.beyondCount} closes below support`);
-    state.structure = null;
+    closeStructure(state, t);
     return;
   }
   if (state.phase === "DIST_A" || state.phase === "DIST_B" || state.phase === "DIST_C") {
@@ -209,7 +237,7 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
     if (acc ? at(s.low, t) < st.climaxPrice : at(s.high, t) > st.climaxPrice) {
       state.failures.push({ kind: "range_broken", index: t });
       setPhase(state, acc ? "MARKDOWN" : "MARKUP", t, t, "the climax extreme did not hold");
-      state.structure = null;
+      closeStructure(state, t);
       return;
     }
     push(state, trackAr(ctx, st, t));
@@ -228,7 +256,7 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
   else stepDistribution(ctx, state, st, t);
   const open = state.structure;
   if (open && open.breakoutIndex < 0 && t - open.arIndex > STALE_BARS) {
-    state.structure = null;
+    closeStructure(state, t);
     setPhase(state, "NONE", t, t, "range went stale without a breakout");
   }
 }
@@ -245,6 +273,7 @@ export function scanStructure(ctx: ScanContext): ScanResult {
     failures: [],
     lastBcIndex: -1,
     lastStructure: null,
+    closedAt: -1,
   };
   const tracker = createPivotTracker(ctx.s, ctx.p.pivotK, ctx.p.pivotAtr);
   for (let t = 0; t < ctx.s.n; t++) {

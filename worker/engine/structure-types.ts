@@ -32,11 +32,14 @@ export interface Failure {
   index: number;
 }
 
-/** The trading range being built from a climax (event-anchored). */
+/** The trading range being built from a climax, or from a reaction in a trend (event-anchored). */
 export interface Structure {
   side: "acc" | "dist";
+  /** "climax": accumulation / distribution after SC / BC; "trend": re-accumulation / re-distribution. */
+  origin: "climax" | "trend";
+  /** SC / BC bar, or the trend extreme before the reaction (origin "trend"). */
   climaxIndex: number;
-  /** SC low or BC high. */
+  /** SC low or BC high; for origin "trend" the AR extreme the tests return to. */
   climaxPrice: number;
   climaxVol: number;
   climaxSr: number;
@@ -93,6 +96,8 @@ export interface ScanState {
   lastBcIndex: number;
   /** The most recently opened structure, still open or already closed (targets and stops use it). */
   lastStructure: Structure | null;
+  /** Bar at which the last structure closed (-1 if none); a trend range must start after it. */
+  closedAt: number;
 }
 
 /** Read-only inputs of every detector. */

@@ -1,7 +1,8 @@
 /**
  * Appends synthetic daily bars one at a time: quiet "noise" bars that follow a price path inside
  * optional floor/ceiling constraints, and hand-shaped event bars whose volume and spread are set
- * relative to the builder's own recent averages (so vr and sr come out as designed).
+ * relative to the builder's own recent averages (so vr and sr come out as designed). Quiet bars can
+ * carry market noise: lognormal volume, occasional 1.5–2.5× volume spikes with a wider bar, and gaps.
  */
 import type { Bar } from "../../contracts/analysis";
 import { gauss, type Rng, uniform } from "./rng";
@@ -14,6 +15,8 @@ export interface QuietBarOptions {
   volMul?: number;
   /** Spread relative to the base spread. */
   spreadMul?: number;
+  /** No volume spike or gap on this bar (the run-in to a designed event). */
+  calm?: boolean;
 }
 
 /** Shape of a hand-made bar, in prices and a volume ratio to the 20-bar mean. */
@@ -57,6 +60,10 @@ export interface BuilderOptions {
   /** Lognormal sigma of quiet volumes, and the cap on their vr (Infinity = uncapped). */
   volSigma: number;
   quietVrCap: number;
+  /** Chance that a quiet bar is a 1.5–2.5× volume spike with a wider range and a larger move. */
+  spikeProb?: number;
+  /** Chance that a quiet bar opens 0.8–2.5% away from the previous close. */
+  gapProb?: number;
 }
 
 function nextBusinessDay(date: string): string {
@@ -116,10 +123,17 @@ export function createBarBuilder(o: BuilderOptions): BarBuilder {
     },
     quiet(target, q = {}) {
       const prev = lastClose;
+      const noisy = !q.calm && bars.length >= 20;
+      const spike = noisy && (o.spikeProb ?? 0) > 0 && rng.next() < (o.spikeProb ?? 0);
+      const gap = noisy && (o.gapProb ?? 0) > 0 && rng.next() < (o.gapProb ?? 0);
       let c = target * (1 + o.noise * gauss(rng, 2));
-      let op = prev * (1 + 0.3 * o.noise * gauss(rng, 2));
+      if (spike) c *= 1 + (rng.next() < 0.5 ? -1 : 1) * o.baseSpread * uniform(rng, 0.4, 1.0);
+      let op = gap
+        ? prev * (1 + (rng.next() < 0.5 ? -1 : 1) * uniform(rng, 0.008, 0.025))
+        : prev * (1 + 0.3 * o.noise * gauss(rng, 2));
       let range = o.baseSpread * c * (q.spreadMul ?? 1) * uniform(rng, 0.75, 1.2);
       if (bars.length >= 20) range = Math.min(range, 1.25 * meanSpread());
+      if (spike) range = meanSpread() * uniform(rng, 1.0, 1.8);
       const top = Math.max(op, c);
       const bot = Math.min(op, c);
       if (top - bot > range) range = (top - bot) * 1.1;
@@ -148,6 +162,7 @@ export function createBarBuilder(o: BuilderOptions): BarBuilder {
       }
       let v = o.baseVolume * (q.volMul ?? 1) * Math.exp(o.volSigma * gauss(rng, 3));
       if (bars.length >= 20 && Number.isFinite(o.quietVrCap)) v = Math.min(v, o.quietVrCap * meanVolume());
+      if (spike) v = meanVolume() * uniform(rng, 1.5, 2.5);
       return append({ open: op, high: h, low: l, close: c, volume: Math.max(v, 0.2 * o.baseVolume) });
     },
     shaped(b) {
