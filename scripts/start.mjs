@@ -41,6 +41,8 @@ step("applied local D1 migrations", bin("wrangler"), [
 ]);
 
 // Bundled offline data: idempotent SQL files (INSERT OR REPLACE) under data/seed/, applied in order.
+// The market bundle (S&P 500 + simulated A-shares) is generated, deterministically, on every start.
+step("built the offline market bundle", process.execPath, [path.join(root, "scripts", "build-offline-data.mjs")]);
 const seedDir = path.join(root, "data", "seed");
 if (existsSync(seedDir)) {
   for (const file of readdirSync(seedDir)

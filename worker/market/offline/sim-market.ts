@@ -121,12 +121,14 @@ function seriesFor(rng: Rng, board: Board, days: number): Bar[] {
     return walk(rng, days, price, uniform(rng, 8e6, 5e7), uniform(rng, 0.02, 0.032), uniform(rng, 0.6, 1.7));
   }
   const kind = pick<SchematicKind>(rng, [
-    ["accumulation", 0.35],
-    ["distribution", 0.3],
-    ["failed_accumulation", 0.175],
-    ["failed_distribution", 0.175],
+    ["accumulation", 0.25],
+    ["distribution", 0.2],
+    ["failed_accumulation", 0.125],
+    ["failed_distribution", 0.125],
+    ["reaccumulation", 0.15],
+    ["redistribution", 0.15],
   ]);
-  const s = generateSchematic({ kind, market: "CN", board, rng, noisy: rng.next() < 0.5 });
+  const s = generateSchematic({ kind, market: "CN", board, rng, noise: rng.next() < 0.7 ? "realistic" : "clean" });
   // Keep the structure near the end: trim a random part of the markup/markdown tail.
   const trim = intBetween(rng, 0, 30);
   const body = s.bars.slice(0, Math.max(120, s.bars.length - trim));
