@@ -1,6 +1,6 @@
 /**
  * Effort vs result (EVR): heavy volume (≥ 1.8×) that moves price little (|change| ≤ 2% × board
- * scale) inside the range. In the lower half it is absorption (bullish), near resistance after
+ * scale, spread ≤ 1.2× average) inside the range. In the lower half it is absorption (bullish), near resistance after
  * an advance it is supply (bearish). Judged at t−1 and confirmed by bar t.
  */
 import { at } from "./numeric";
@@ -15,6 +15,9 @@ export function detectEVR(ctx: ScanContext, support: number, resistance: number,
   const vr = at(s.vr, i);
   const pct = at(s.pct, i);
   if (!(vr >= p.evrVr) || Math.abs(pct) > p.evrMaxPct * scale) return null;
+  // The result is the bar's spread too (VSA): a wide bar on heavy volume is effort with result.
+  const sr = at(s.sr, i);
+  if (!(sr <= p.evrMaxSr)) return null;
   const low = at(s.low, i);
   const high = at(s.high, i);
   if (low < support || high > resistance) return null;
@@ -37,7 +40,7 @@ export function detectEVR(ctx: ScanContext, support: number, resistance: number,
       [0.3, margin(p.evrMaxPct * scale - Math.abs(pct), 0, p.evrMaxPct * scale)],
     ]),
     reasons: [
-      `volume ${fx(vr)} the average moved price only ${fpct(pct)}`,
+      `volume ${fx(vr)} the average moved price only ${fpct(pct)} on a ${fx(sr)} spread`,
       variant === "absorption"
         ? `in the lower half of the range (${fpct(pos)} up): demand absorbing supply; next close held the low`
         : `near resistance after an advance (${fpct(pos)} up): supply meeting demand`,

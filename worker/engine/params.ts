@@ -45,9 +45,10 @@ export interface EngineParams {
   /** UT/UTAD: minimum volume ratio and upper shadow share. */
   utVr: number;
   utShadow: number;
-  /** EVR: minimum volume ratio and maximum |1-day change|. */
+  /** EVR: minimum volume ratio, maximum |1-day change| and maximum spread ratio (effort without result). */
   evrVr: number;
   evrMaxPct: number;
+  evrMaxSr: number;
   /** Frozen (limit-locked) bar: (H−L)/C and |O−C|/C at most this. */
   frozenPct: number;
   /** Pivot fractal half-width and ATR significance. */
@@ -97,11 +98,14 @@ export const DEFAULT_PARAMS: EngineParams = {
   sowCp: 0.3,
   pullbackWindow: 10,
   buBand: 0.03,
-  pullbackDryShare: 0.65,
+  // WyckoffAgent uses 0.65 on a 3-bar median; a 2–5-bar pullback median under lognormal volume noise
+  // (σ ≈ 0.3) crosses it too often, so the rule set takes 0.75 (precision unchanged on the schematics).
+  pullbackDryShare: 0.75,
   utVr: 1.5,
   utShadow: 0.35,
   evrVr: 1.8,
   evrMaxPct: 0.02,
+  evrMaxSr: 1.2,
   frozenPct: 0.01,
   pivotK: 3,
   pivotAtr: 1.0,

@@ -100,7 +100,11 @@ export function approach(c: Ctx, to: number, k: number, side: "down" | "up"): vo
   }
 }
 
-/** A trend leg of `n` quiet bars towards `to`; with realistic noise a CN leg may carry one limit move. */
+/**
+ * A trend leg of `n` quiet bars towards `to`. With realistic noise a CN leg may carry one limit move
+ * a third of the way in; the leg then goes on at its own pace from the new level (the limit move is
+ * an extra jolt, so the trend into the range keeps its designed strength).
+ */
 export function trendLeg(c: Ctx, to: number, n: number, up: boolean): void {
   const { b, rng } = c;
   if (!(c.realistic && c.market === "CN" && n >= 12 && rng.next() < 0.4)) {
@@ -108,7 +112,9 @@ export function trendLeg(c: Ctx, to: number, n: number, up: boolean): void {
     return;
   }
   const k = Math.floor(n / 3);
-  b.path(b.close() * (to / b.close()) ** (k / n), k);
+  const step = (to / b.close()) ** (1 / n);
+  b.path(b.close() * step ** k, k);
+  const before = b.close();
   limitMove(c, up);
-  b.path(to, n - k - 1);
+  b.path(to * (b.close() / before), n - k - 1);
 }
