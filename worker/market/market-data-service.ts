@@ -110,17 +110,20 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
       }
       const want = Math.max(days + 5, FULL_FETCH);
       const adjust = "qfq" as const;
-      const incremental =
-        cached && cached.origin === p.name && cached.bars.length >= days ? cached.bars.at(-1) : undefined;
+      const incremental = cached && cached.origin === p.name ? cached.bars.at(-1) : undefined;
       let res = await p.dailyBars(symbol, incremental ? { from: incremental.date, adjust } : { limit: want, adjust });
       let bars: Bar[] | null = null;
       let note: string | undefined;
       if (res.ok && incremental && cached) {
         bars = mergeIncremental(cached.bars, res.value.bars);
-        if (!bars) {
-          note = "corporate action detected (previous close changed): history refetched";
-          res = await p.dailyBars(symbol, { limit: Math.max(want, cached.bars.length), adjust });
-          bars = res.ok ? res.value.bars : null;
+        if (!bars) note = "corporate action detected (previous close changed): history refetched";
+        if (!bars || bars.length < days) {
+          // Re-adjusted history, or a cache shorter than asked for: fetch the whole window again.
+          const full = await p.dailyBars(symbol, { limit: Math.max(want, cached.bars.length), adjust });
+          if (full.ok && (!bars || full.value.bars.length > bars.length)) {
+            res = full;
+            bars = full.value.bars;
+          } else if (!full.ok && !bars) res = full;
         }
       } else if (res.ok) bars = res.value.bars;
       if (!res.ok || !bars) {
@@ -242,8 +245,9 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
         if (!cached || cached.bars.length === 0) return offlineMiss(symbol);
         return fromCache(symbol, cached, days, symbol.simulated ? {} : { stale: true, notes: [BUNDLE_NOTE] });
       }
-      if (cached && o.now() - cached.fetchedAt < freshFor && cached.bars.length >= days)
-        return fromCache(symbol, cached, days, {});
+      // Fresh enough: fetched recently and long enough (a series shorter than a full fetch is the whole history).
+      const longEnough = cached && (cached.bars.length >= days || cached.bars.length < FULL_FETCH);
+      if (cached && longEnough && o.now() - cached.fetchedAt < freshFor) return fromCache(symbol, cached, days, {});
       return fetchLive(symbol, days, cached);
     },
     async minuteBars(input, { interval }) {

@@ -46,9 +46,24 @@ export async function resolveSymbol(
       const s = await d.cache.getSymbol(c.id);
       if (s) known.push(s);
     }
-    const first = known[0];
-    if (first) return ok({ symbol: first, alternatives: known.slice(1) });
     const c0 = candidates[0];
+    // Live: the preferred reading wins even when only another one is in the universe yet.
+    const preferred = known.find((s) => s.id === c0?.id);
+    if (preferred || (known.length > 0 && d.mode === "offline")) {
+      const symbol = preferred ?? known[0];
+      if (symbol) return ok({ symbol, alternatives: known.filter((s) => s !== symbol) });
+    }
+    if (c0 && c0.exchange !== "SIM" && c0.exchange !== "US" && d.mode === "live")
+      return ok({
+        symbol: inferSymbol(c0),
+        alternatives: [
+          ...known,
+          ...candidates
+            .slice(1)
+            .filter((c) => !known.some((k) => k.id === c.id))
+            .map(inferSymbol),
+        ],
+      });
     if (c0?.exchange === "SIM")
       return err(
         "not_found",

@@ -39,6 +39,7 @@ export function createYahooProvider(o: { baseURL: string; http: HttpClient }): M
       const res = await chart(ticker, params);
       if (!res.ok) return res;
       const parsed = parseYahooDaily(res.value.text());
+      if (!parsed.ok && res.value.status === 404) return err("not_found", `yahoo does not know ${ticker}`);
       if (!parsed.ok) return parsed;
       const bars = query.limit ? parsed.value.bars.slice(-query.limit) : parsed.value.bars;
       return ok({ bars, adjust: parsed.value.adjust });

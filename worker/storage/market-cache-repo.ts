@@ -78,7 +78,7 @@ export class D1MarketCache implements MarketCache {
       .where(
         or(
           sql`${marketSymbols.code} LIKE ${`${up}%`} ESCAPE '\\'`,
-          sql`${marketSymbols.id} = ${q.toUpperCase()}`,
+          sql`${marketSymbols.id} LIKE ${`${up}%`} ESCAPE '\\'`,
           sql`${marketSymbols.name} LIKE ${`%${esc}%`} ESCAPE '\\'`,
           sql`${marketSymbols.pinyin} LIKE ${`${up}%`} ESCAPE '\\'`,
         ),

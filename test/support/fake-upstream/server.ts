@@ -22,7 +22,20 @@ export interface Fixture {
   times?: number;
   /** Delay before answering, to exercise timeouts. */
   delayMs?: number;
+  /**
+   * Failure instead of an answer: `reset` closes the connection without a response (Eastmoney's
+   * `RemoteDisconnected`), `hang` never answers (timeouts).
+   */
+  fault?: "reset" | "hang";
+  /**
+   * Eastmoney clist paging: the whole market's rows; the page `pn` is served with at most 100 rows
+   * whatever `pz` asks (the 2025 cap), as `{ data: { total, diff } }`.
+   */
+  clistRows?: unknown[];
 }
+
+/** Rows per page the fake Eastmoney clist serves at most (DOMAIN.md §2.2). */
+export const CLIST_PAGE_CAP = 100;
 
 /** A request the fake upstream received. */
 export interface RecordedUpstreamRequest {
@@ -104,6 +117,15 @@ export async function startFakeUpstream(opts: { port?: number; fixtures?: Fixtur
         if (fixture.times <= 0) fixtures.splice(index, 1);
       }
       if (fixture.delayMs) await new Promise((r) => setTimeout(r, fixture.delayMs));
+      if (fixture.fault === "reset") return void req.socket.destroy();
+      if (fixture.fault === "hang") return;
+      if (fixture.clistRows) {
+        const pn = Math.max(1, Number(url.searchParams.get("pn") ?? "1"));
+        const pz = Math.min(CLIST_PAGE_CAP, Math.max(1, Number(url.searchParams.get("pz") ?? "20")));
+        const diff = fixture.clistRows.slice((pn - 1) * pz, pn * pz);
+        const body = { rc: 0, data: diff.length ? { total: fixture.clistRows.length, diff } : null };
+        return send(res, 200, "application/json", JSON.stringify(body));
+      }
       const body =
         typeof fixture.body === "string"
           ? Buffer.from(fixture.body, fixture.encoding === "base64" ? "base64" : "utf8")

@@ -23,7 +23,10 @@ export function createMemoryCache(init: { symbols?: SymbolInfo[]; series?: Cache
       return [...symbols.values()]
         .filter(
           (s) =>
-            s.code.startsWith(up) || s.id === up || s.name.includes(q) || (s.pinyin !== "" && s.pinyin.startsWith(up)),
+            s.code.startsWith(up) ||
+            s.id.startsWith(up) ||
+            s.name.includes(q) ||
+            (s.pinyin !== "" && s.pinyin.startsWith(up)),
         )
         .slice(0, limit);
     },

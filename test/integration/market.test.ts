@@ -1,0 +1,334 @@
+/**
+ * Market data inside workerd: the offline bundle loaded into D1 (the same builder `npm start` uses),
+ * the /api/market routes and their bad-input answers, and the live provider chain against the fake
+ * upstream: fall-through on resets and garbage, `data: null`, Yahoo 429, stale cache, corporate
+ * actions, 100-row snapshot pages, and `000001` read as Ping An Bank vs the SSE Composite.
+ */
+import { exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import sp500Csv from "../../node_modules/vega-datasets/data/sp500-2000.csv?raw";
+import { createApp } from "../../worker/app";
+import type { MarketBarsResponse, MarketSearchResponse } from "../../worker/contracts/market";
+import { createMarketData } from "../../worker/market/create-market-data";
+import { buildOfflineBundle } from "../../worker/market/offline/bundle";
+import { createDb } from "../../worker/storage/db";
+import { D1MarketCache } from "../../worker/storage/market-cache-repo";
+import {
+  clistRow,
+  eastmoneyKline,
+  makeBars,
+  tencentKline,
+  yahooChart,
+  YAHOO_429_BODY,
+} from "../support/fake-upstream/formats";
+import type { Fixture, RecordedUpstreamRequest } from "../support/fake-upstream/server";
+import { testEnv } from "./test-env";
+
+const BASE = "http://wyckoff.test";
+const upstream = inject("upstreamUrl");
+const cache = new D1MarketCache(createDb(testEnv.DB));
+
+function call(path: string): Promise<Response> {
+  return exports.default.fetch(new Request(`${BASE}${path}`));
+}
+
+/** The app with MARKET_DATA=live (same bindings otherwise). */
+function callLive(path: string): Promise<Response> {
+  return Promise.resolve(createApp().request(`${BASE}${path}`, {}, { ...testEnv, MARKET_DATA: "live" }));
+}
+
+async function fixtures(...list: Fixture[]): Promise<void> {
+  const res = await fetch(`${upstream}/__fixtures`, { method: "POST", body: JSON.stringify(list) });
+  expect(res.status).toBe(204);
+}
+
+async function requests(pathPart: string): Promise<RecordedUpstreamRequest[]> {
+  const all = (await (await fetch(`${upstream}/__requests`)).json()) as RecordedUpstreamRequest[];
+  return all.filter((r) => r.path.includes(pathPart));
+}
+
+async function errorOf(res: Response): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
+  return ((await res.json()) as { error: { code: string; message: string; details?: Record<string, unknown> } }).error;
+}
+
+const EM_KLINE = "/push2his/api/qt/stock/kline/get";
+const TX_KLINE = "/ifzq/appstock/app/fqkline/get";
+
+beforeAll(async () => {
+  const bundle = buildOfflineBundle({ sp500Csv });
+  await cache.upsertSymbols(bundle.symbols, 0);
+  for (const s of bundle.series) await cache.putSeries(s);
+});
+
+describe("offline bundle through /api/market", () => {
+  it("serves a simulated symbol with analysis, flagged simulated", async () => {
+    const res = await call("/api/market/bars/SIM.0001?days=30");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as MarketBarsResponse;
+    expect(body.symbol).toMatchObject({ id: "SIM.0001", market: "SIM", simulated: true });
+    expect(body.bars).toHaveLength(30);
+    expect(body.provenance).toMatchObject({ source: "offline", simulated: true, volumeUnit: "shares" });
+    expect(body.provenance.notes.join(" ")).toMatch(/simulated/i);
+    expect(body.analysis?.symbol).toBe("SIM.0001");
+    expect(body.analysis?.asOf).toBe(body.bars.at(-1)?.date);
+  });
+
+  it("has ≥ 320 trading days for every simulated symbol and two indices", async () => {
+    const sims = await cache.listSymbols("SIM");
+    expect(sims.filter((s) => s.kind === "stock").length).toBeGreaterThanOrEqual(200);
+    expect(sims.filter((s) => s.kind === "index").map((s) => s.id)).toEqual(["SIM.IDX1", "SIM.IDX2"]);
+    const series = await cache.getSeriesMany(["SIM.0001", "SIM.0150", "SIM.IDX1"]);
+    for (const s of series) expect(s.bars.length).toBeGreaterThanOrEqual(320);
+  });
+
+  it("serves the real S&P 500 series, labelled as bundled history", async () => {
+    const res = await call("/api/market/bars/sp500?days=300");
+    const body = (await res.json()) as MarketBarsResponse;
+    expect(body.symbol.id).toBe("US.SPX");
+    expect(body.bars.at(-1)).toMatchObject({ date: "2020-04-17", close: 2874.56 });
+    expect(body.provenance).toMatchObject({ simulated: false, stale: true, currency: "USD" });
+    expect(body.analysis?.phase.name).toBeTruthy();
+  });
+
+  it("finds simulated symbols by code, name and pinyin", async () => {
+    const sim = await cache.getSymbol("SIM.0007");
+    if (!sim) throw new Error("bundle not loaded");
+    for (const q of ["SIM.0007", sim.name, sim.pinyin]) {
+      const res = await call(`/api/market/search?q=${encodeURIComponent(q)}`);
+      const body = (await res.json()) as MarketSearchResponse;
+      expect(body.results.map((r) => r.id)).toContain("SIM.0007");
+    }
+  });
+
+  it("answers a real code with no bundled data with a plain not-found and pointers", async () => {
+    const res = await call("/api/market/bars/600519");
+    expect(res.status).toBe(404);
+    const e = await errorOf(res);
+    expect(e.message).toContain("No offline data for SH.600519");
+    expect(e.message).toContain("SIM.0001");
+  });
+
+  it.each([
+    ["/api/market/bars/SIM.0001?days=abc", 400, "days"],
+    ["/api/market/bars/SIM.0001?days=0", 400, "days"],
+    ["/api/market/bars/SIM.0001?days=99999", 400, "days"],
+    ["/api/market/bars/SIM.0001?days=2.5", 400, "days"],
+    ["/api/market/bars/SIM.0001?kind=bond", 400, "kind"],
+    [`/api/market/bars/${"x".repeat(41)}`, 400, "symbol"],
+    ["/api/market/search", 400, "q"],
+    ["/api/market/search?q=", 400, "q"],
+    [`/api/market/search?q=${"y".repeat(41)}`, 400, "q"],
+    ["/api/market/search?q=SIM&limit=0", 400, "limit"],
+  ])("%s → %i naming %s", async (path, status, field) => {
+    const res = await call(path);
+    expect(res.status).toBe(status);
+    const e = await errorOf(res);
+    expect(e.code).toBe("invalid_input");
+    expect(e.details?.field).toBe(field);
+  });
+
+  it("answers 404 for an unknown simulated code and for a name nothing matches", async () => {
+    expect((await call("/api/market/bars/SIM.9999")).status).toBe(404);
+    expect((await call(`/api/market/bars/${encodeURIComponent("不存在的公司")}`)).status).toBe(404);
+  });
+
+  it("answers an ambiguous name with candidates (400), never a guess", async () => {
+    const res = await call(`/api/market/bars/${encodeURIComponent("华")}`);
+    expect(res.status).toBe(400);
+    const e = await errorOf(res);
+    expect(Array.isArray(e.details?.candidates)).toBe(true);
+    expect((e.details?.candidates as unknown[]).length).toBeGreaterThan(1);
+  });
+});
+
+describe("live provider chain against the fake upstream", () => {
+  it("takes Eastmoney first, writes through to D1, and serves the cache next time", async () => {
+    await fixtures({
+      path: EM_KLINE,
+      query: "secid=1.600100",
+      body: eastmoneyKline("600100", 1, "同方股份", makeBars(300, "2026-06-30")),
+    });
+    const first = (await (await callLive("/api/market/bars/600100?days=100")).json()) as MarketBarsResponse;
+    expect(first.provenance).toMatchObject({ source: "eastmoney", adjust: "qfq", stale: false });
+    expect(first.symbol.name).toBe("同方股份");
+    expect(first.bars).toHaveLength(100);
+    expect(first.bars[0]?.volume).toBeGreaterThan(999_999); // lots → shares
+    const second = (await (await callLive("/api/market/bars/600100?days=100")).json()) as MarketBarsResponse;
+    expect(second.provenance).toMatchObject({ source: "cache", origin: "eastmoney" });
+  });
+
+  it("falls through to Tencent when Eastmoney resets the connection", async () => {
+    await fixtures(
+      { path: EM_KLINE, query: "secid=1.600200", body: "", fault: "reset" },
+      { path: TX_KLINE, query: "sh600200", body: tencentKline("sh600200", makeBars(120, "2026-06-30", 20)) },
+    );
+    const res = await callLive("/api/market/bars/600200?days=60");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as MarketBarsResponse;
+    expect(body.provenance.source).toBe("tencent");
+    expect(body.provenance.attempts[0]).toMatchObject({ source: "eastmoney", outcome: "failed" });
+    expect((await requests(EM_KLINE)).filter((r) => r.query.includes("secid=1.600200"))).toHaveLength(2); // one retry
+  });
+
+  it("skips a provider returning garbage and tries the next", async () => {
+    await fixtures(
+      { path: EM_KLINE, query: "secid=0.002300", body: "<html>访问过于频繁</html>", contentType: "text/html" },
+      { path: TX_KLINE, query: "sz002300", body: tencentKline("sz002300", makeBars(80, "2026-06-30", 8)) },
+    );
+    const body = (await (await callLive("/api/market/bars/002300?days=50")).json()) as MarketBarsResponse;
+    expect(body.provenance.source).toBe("tencent");
+    expect(body.provenance.attempts[0]?.message).toMatch(/not JSON/);
+  });
+
+  it("says not found when every provider says so (Eastmoney data: null)", async () => {
+    await fixtures({ path: EM_KLINE, query: "secid=1.600999", body: eastmoneyKline("600999", 1, "", null) });
+    const res = await callLive("/api/market/bars/600999");
+    expect(res.status).toBe(404);
+    expect((await errorOf(res)).message).toMatch(/No provider knows SH.600999/);
+  });
+
+  it("maps Yahoo 429 with nothing cached to a 502 the model can relay", async () => {
+    await fixtures({ path: "/v8/finance/chart/ZZZQ", status: 429, body: YAHOO_429_BODY, contentType: "text/plain" });
+    const res = await callLive("/api/market/bars/US.ZZZQ");
+    expect(res.status).toBe(502);
+    const e = await errorOf(res);
+    expect(e.code).toBe("upstream_unavailable");
+    expect(JSON.stringify(e.details)).toContain("429");
+  });
+
+  it("serves US symbols from Yahoo", async () => {
+    await fixtures({ path: "/v8/finance/chart/MSFT", body: yahooChart("MSFT", makeBars(260, "2026-06-30", 300)) });
+    const body = (await (await callLive("/api/market/bars/MSFT?days=200")).json()) as MarketBarsResponse;
+    expect(body.provenance).toMatchObject({ source: "yahoo", currency: "USD" });
+    expect(body.bars).toHaveLength(200);
+  });
+
+  it("serves the cached series labelled stale when every provider is down", async () => {
+    const bars = makeBars(200, "2026-05-29", 12);
+    await cache.upsertSymbols(
+      [
+        {
+          id: "SZ.300300",
+          market: "CN",
+          exchange: "SZ",
+          code: "300300",
+          name: "海峡创新",
+          pinyin: "HXCX",
+          kind: "stock",
+          board: "chinext",
+          industry: null,
+          status: "listed",
+          currency: "CNY",
+          simulated: false,
+        },
+      ],
+      0,
+    );
+    await cache.putSeries({
+      symbolId: "SZ.300300",
+      bars,
+      adjust: "qfq",
+      origin: "eastmoney",
+      fetchedAt: Date.parse("2026-05-29T08:00:00Z"),
+      simulated: false,
+    });
+    await fixtures(
+      { path: EM_KLINE, query: "secid=0.300300", status: 503, body: "busy" },
+      { path: TX_KLINE, query: "sz300300", status: 502, body: "bad gateway" },
+    );
+    const res = await callLive("/api/market/bars/300300?days=100");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as MarketBarsResponse;
+    expect(body.provenance).toMatchObject({ source: "cache", stale: true, asOf: "2026-05-29" });
+    expect(body.provenance.notes.join(" ")).toMatch(/providers failed/);
+  });
+
+  it("appends new bars incrementally, and refetches history on a corporate action", async () => {
+    const bars = makeBars(300, "2026-06-30", 30);
+    const old = bars.slice(0, 280);
+    const seed = {
+      symbolId: "SH.601601",
+      bars: old,
+      adjust: "qfq" as const,
+      origin: "eastmoney" as const,
+      fetchedAt: 0,
+      simulated: false,
+    };
+    await cache.putSeries(seed);
+    const lastOld = old.at(-1)?.date ?? "";
+    // Overlap matches: only the new bars are appended.
+    await fixtures({
+      path: EM_KLINE,
+      query: `secid=1.601601`,
+      times: 1,
+      body: eastmoneyKline("601601", 1, "中国太保", bars.slice(279)),
+    });
+    const inc = (await (await callLive("/api/market/bars/601601?days=300")).json()) as MarketBarsResponse;
+    expect(inc.bars).toHaveLength(300);
+    expect(
+      (await requests(EM_KLINE)).some(
+        (r) => r.query.includes("secid=1.601601") && r.query.includes(`beg=${lastOld.replaceAll("-", "")}`),
+      ),
+    ).toBe(true);
+    // A dividend re-adjusts history: the overlap close differs → full refetch.
+    await cache.putSeries({ ...seed, bars: bars.slice(0, 299), fetchedAt: 0 });
+    const adjusted = bars.map((b) => ({
+      ...b,
+      open: b.open * 0.95,
+      high: b.high * 0.95,
+      low: b.low * 0.95,
+      close: Math.round(b.close * 95) / 100,
+    }));
+    await fixtures(
+      {
+        path: EM_KLINE,
+        query: "secid=1.601601&",
+        times: 1,
+        body: eastmoneyKline("601601", 1, "中国太保", adjusted.slice(298)),
+      },
+      { path: EM_KLINE, query: "secid=1.601601&", times: 1, body: eastmoneyKline("601601", 1, "中国太保", adjusted) },
+    );
+    const re = (await (await callLive("/api/market/bars/601601?days=300")).json()) as MarketBarsResponse;
+    expect(re.provenance.notes.join(" ")).toMatch(/corporate action/);
+    expect(re.bars[0]?.close).toBeCloseTo(adjusted[0]?.close ?? 0, 2);
+  });
+
+  it("reads 1.000001 as the SSE Composite and 000001 as Ping An Bank", async () => {
+    await fixtures(
+      {
+        path: EM_KLINE,
+        query: "secid=1.000001",
+        body: eastmoneyKline("000001", 1, "上证指数", makeBars(120, "2026-06-30", 3300)),
+      },
+      {
+        path: EM_KLINE,
+        query: "secid=0.000001",
+        body: eastmoneyKline("000001", 0, "平安银行", makeBars(120, "2026-06-30", 11)),
+      },
+    );
+    const index = (await (await callLive("/api/market/bars/1.000001?days=10")).json()) as MarketBarsResponse;
+    expect(index.symbol).toMatchObject({ id: "SH.000001", kind: "index", name: "上证指数" });
+    const bank = (await (await callLive("/api/market/bars/000001?days=10")).json()) as MarketBarsResponse;
+    expect(bank.symbol).toMatchObject({ id: "SZ.000001", kind: "stock", name: "平安银行" });
+    const asIndex = (await (await callLive("/api/market/bars/000001?days=10&kind=index")).json()) as MarketBarsResponse;
+    expect(asIndex.symbol.id).toBe("SH.000001");
+  });
+
+  it("pages the whole-market snapshot at 100 rows and refreshes the universe", async () => {
+    const rows = Array.from({ length: 250 }, (_, i) =>
+      clistRow(String(603000 + i), 1, `测试${i}`, 10 + i / 10, i % 2 ? 1 : -1),
+    );
+    await fixtures({ path: "/push2/api/qt/clist/get", body: null, clistRows: rows });
+    const market = createMarketData({
+      db: testEnv.DB,
+      config: { marketData: "live", providers: { eastmoney: upstream, tencent: upstream, yahoo: upstream } },
+      fetch: (...a) => fetch(...a),
+    });
+    const snap = await market.snapshot("CN");
+    if (!snap.ok) throw new Error(snap.error.message);
+    expect(snap.value.rows).toHaveLength(250);
+    expect(snap.value.complete).toBe(true);
+    expect((await requests("/push2/api/qt/clist/get")).length).toBeGreaterThanOrEqual(3);
+    expect((await cache.getSymbol("SH.603123"))?.name).toBe("测试123");
+  });
+});
