@@ -137,7 +137,7 @@ describe("offline bundle through /api/market", () => {
     expect(res.status).toBe(400);
     const e = await errorOf(res);
     expect(Array.isArray(e.details?.candidates)).toBe(true);
-    expect((e.details?.candidates as unknown[]).length).toBeGreaterThan(1);
+    expect((e.details?.candidates as unknown[] | undefined)?.length).toBeGreaterThan(1);
   });
 });
 
