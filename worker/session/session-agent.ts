@@ -21,6 +21,7 @@ import type { ApprovalDecision, ApprovalGate } from "../runtime/tool-executor";
 import { withoutReasoning } from "../runtime/transcript";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
+import { createMarketData } from "../market/create-market-data";
 import { D1TaskRepo } from "../storage/task-repo";
 import type { SessionControl } from "../ports/session-control";
 import { findTool, TOOLS } from "../tools/registry";
@@ -298,6 +299,7 @@ export class SessionAgent extends Agent<Env> {
           clock: Date.now,
           tasks: new D1TaskRepo(createDb(this.env.DB)),
           session: this.sessionControl(sessionId),
+          market: createMarketData({ db: this.env.DB, config, fetch: (...a) => fetch(...a) }),
         },
         gate: this.gate(turn.id, live),
         emit: (chunk) => this.emit(turn.id, chunk),

@@ -3,6 +3,7 @@
  * its port here (market data, memory, portfolio…); handlers never see `Env` or bindings.
  */
 import type { Clock } from "../ports/clock";
+import type { MarketData } from "../ports/market-data";
 import type { SessionControl } from "../ports/session-control";
 import type { TaskReader } from "../ports/task-store";
 
@@ -11,6 +12,8 @@ export interface ToolDeps {
   clock: Clock;
   tasks: TaskReader;
   session: SessionControl;
+  /** Market data (bundled offline data or the live provider chain with the D1 cache). */
+  market: MarketData;
 }
 
 /** Per-call context: who is calling, from which session, and the turn's cancel signal. */

@@ -9,12 +9,30 @@ import { renameSessionHandler } from "./handlers/rename-session";
 import { checkBackgroundTasksSpec } from "./specs/check-background-tasks";
 import { getTimeSpec } from "./specs/get-time";
 import { renameSessionSpec } from "./specs/rename-session";
+import { analyzeStockHandler } from "./handlers/analyze-stock";
+import { getMarketHistoryHandler } from "./handlers/get-market-history";
+import { getMarketOverviewHandler } from "./handlers/get-market-overview";
+import { intradayAnalysisHandler } from "./handlers/intraday-analysis";
+import { marketRegimeHandler } from "./handlers/market-regime";
+import { searchStockByNameHandler } from "./handlers/search-stock-by-name";
+import { analyzeStockSpec } from "./specs/analyze-stock";
+import { getMarketHistorySpec } from "./specs/get-market-history";
+import { getMarketOverviewSpec } from "./specs/get-market-overview";
+import { intradayAnalysisSpec } from "./specs/intraday-analysis";
+import { marketRegimeSpec } from "./specs/market-regime";
+import { searchStockByNameSpec } from "./specs/search-stock-by-name";
 
 /** Every tool, in the order the model sees them. */
 export const TOOLS: readonly BoundTool[] = [
   bindTool(getTimeSpec, getTimeHandler),
   bindTool(checkBackgroundTasksSpec, checkBackgroundTasksHandler),
   bindTool(renameSessionSpec, renameSessionHandler),
+  bindTool(searchStockByNameSpec, searchStockByNameHandler),
+  bindTool(analyzeStockSpec, analyzeStockHandler),
+  bindTool(getMarketOverviewSpec, getMarketOverviewHandler),
+  bindTool(getMarketHistorySpec, getMarketHistoryHandler),
+  bindTool(marketRegimeSpec, marketRegimeHandler),
+  bindTool(intradayAnalysisSpec, intradayAnalysisHandler),
 ];
 
 /** Looks a tool up by name. */
