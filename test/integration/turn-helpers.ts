@@ -109,9 +109,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, ms = 50
 }
 
 /** The session as GET returns it. */
-export async function readSession(
-  id: string,
-): Promise<{
+export async function readSession(id: string): Promise<{
   title: string;
   messages: { id: string; role: string; parts: Record<string, unknown>[]; metadata?: Record<string, unknown> }[];
   usage: Record<string, number>;

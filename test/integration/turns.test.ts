@@ -5,6 +5,7 @@
  */
 import { parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
+import { testEnv } from "./test-env";
 import {
   call,
   chunksOf,
@@ -118,7 +119,10 @@ describe("resuming the stream", () => {
     const key = `k-${id}`;
     await script(key, [{ text: "一二三四五六七八九十".repeat(6), chunkDelayMs: 25, chunkSize: 4 }]);
     const live = await postJson(`/api/sessions/${id}/messages`, { text: `go ${key}` });
-    const { frames: firstFrames, reader } = await readUntil(live.body as ReadableStream<Uint8Array>, (c) => c.type === "text-delta");
+    const { frames: firstFrames, reader } = await readUntil(
+      live.body as ReadableStream<Uint8Array>,
+      (c) => c.type === "text-delta",
+    );
     // A second client joins mid-turn from the middle of the log.
     const from = (firstFrames.at(-1)?.id ?? 0) + 1;
     const joined = await call(`/api/sessions/${id}/stream?from=${from}`);
@@ -132,7 +136,12 @@ describe("resuming the stream", () => {
     }
     const liveFrames = [...firstFrames, ...parseFrames(rest)];
     const joinedFrames = parseFrames(await joined.text());
-    expect(joinedFrames.map((f) => f.id)).toEqual(liveFrames.filter((f) => f.id !== undefined && f.id >= from).map((f) => f.id).concat([undefined]));
+    expect(joinedFrames.map((f) => f.id)).toEqual(
+      liveFrames
+        .filter((f) => f.id !== undefined && f.id >= from)
+        .map((f) => f.id)
+        .concat([undefined]),
+    );
     expect(joinedFrames.at(-1)?.data).toBe("[DONE]");
     // After the end: a full replay equals what the live client saw.
     const replay = parseFrames(await (await call(`/api/sessions/${id}/stream?from=0`)).text());
@@ -154,7 +163,10 @@ describe("resuming the stream", () => {
       const s = await readSession(id);
       return s.messages[1]?.metadata?.status === "done" ? s : undefined;
     });
-    const text = session.messages[1]?.parts.filter((p) => p.type === "text").map((p) => p.text).join("");
+    const text = session.messages[1]?.parts
+      .filter((p) => p.type === "text")
+      .map((p) => p.text)
+      .join("");
     expect(text).toBe("The NYSE clock says so. ".repeat(8));
     const frames = parseFrames(await (await call(`/api/sessions/${id}/stream?from=0`)).text());
     const ids = frames.filter((f) => f.id !== undefined).map((f) => f.id as number);
@@ -171,7 +183,9 @@ describe("resuming the stream", () => {
     expect((await call(`/api/sessions/${id}/stream?from=-1`)).status).toBe(400);
     expect((await call(`/api/sessions/${id}/stream?from=abc`)).status).toBe(400);
     // No turn yet: an empty replay that closes.
-    expect(parseFrames(await (await call(`/api/sessions/${id}/stream?from=999`)).text())).toEqual([{ id: undefined, data: "[DONE]" }]);
+    expect(parseFrames(await (await call(`/api/sessions/${id}/stream?from=999`)).text())).toEqual([
+      { id: undefined, data: "[DONE]" },
+    ]);
     const key = `k-${id}`;
     await script(key, [{ text: "late events", chunkDelayMs: 30, chunkSize: 3 }]);
     const turn = await postJson(`/api/sessions/${id}/messages`, { text: `hi ${key}` });
@@ -235,16 +249,38 @@ describe("bad input to turns", () => {
     const a = await newSession();
     const b = await newSession();
     const key = `k-${a}`;
-    await script(key, [{ toolCalls: [{ name: "rename_session", arguments: { title: "Moutai study" } }] }, { text: "renamed" }]);
+    await script(key, [
+      { toolCalls: [{ name: "rename_session", arguments: { title: "Moutai study" } }] },
+      { text: "renamed" },
+    ]);
     const res = await postJson(`/api/sessions/${a}/messages`, { text: `name it ${key}` });
-    const { frames, reader } = await readUntil(res.body as ReadableStream<Uint8Array>, (c) => c.type === "tool-approval-request");
+    const { frames, reader } = await readUntil(
+      res.body as ReadableStream<Uint8Array>,
+      (c) => c.type === "tool-approval-request",
+    );
     const request = chunksOf(frames).find((c) => c.type === "tool-approval-request") as { approvalId: string };
     expect((await postJson(`/api/sessions/${a}/approvals/a_unknown`, { decision: "allow" })).status).toBe(404);
-    expect((await postJson(`/api/sessions/${b}/approvals/${request.approvalId}`, { decision: "allow" })).status).toBe(404);
-    expect((await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "maybe" })).status).toBe(400);
-    expect((await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "edit", input: { title: "" } })).status).toBe(400);
-    expect((await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "deny", reason: "keep the name" })).status).toBe(200);
-    expect((await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "allow" })).status).toBe(409);
+    expect((await postJson(`/api/sessions/${b}/approvals/${request.approvalId}`, { decision: "allow" })).status).toBe(
+      404,
+    );
+    expect((await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "maybe" })).status).toBe(
+      400,
+    );
+    expect(
+      (await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "edit", input: { title: "" } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, {
+          decision: "deny",
+          reason: "keep the name",
+        })
+      ).status,
+    ).toBe(200);
+    expect((await postJson(`/api/sessions/${a}/approvals/${request.approvalId}`, { decision: "allow" })).status).toBe(
+      409,
+    );
     await reader.cancel();
     const session = await eventually(async () => {
       const s = await readSession(a);
@@ -253,5 +289,151 @@ describe("bad input to turns", () => {
     expect(session.title).not.toBe("Moutai study");
     const tool = session.messages[1]?.parts.find((p) => p.type === "tool-rename_session");
     expect(tool?.state).toBe("output-denied");
+  });
+});
+
+describe("approvals", () => {
+  it("allow runs the call once; always skips later approvals for that tool; edit runs the edited input", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [
+      { toolCalls: [{ name: "rename_session", arguments: { title: "First" } }] },
+      { text: "done one" },
+      { toolCalls: [{ name: "rename_session", arguments: { title: "Second" } }] },
+      { text: "done two" },
+      { toolCalls: [{ name: "rename_session", arguments: { title: "Third" } }] },
+      { text: "done three" },
+    ]);
+    const answer = async (text: string, decision: Record<string, unknown> | null) => {
+      const res = await postJson(`/api/sessions/${id}/messages`, { text: `${text} ${key}` });
+      const body = res.body as ReadableStream<Uint8Array>;
+      if (!decision) return chunksOf(parseFrames(await res.text()));
+      // The stream pauses (ends without [DONE]) at the approval request; the client answers, then follows on.
+      const frames = parseFrames(await new Response(body).text());
+      expect(frames.at(-1)?.data).not.toBe("[DONE]");
+      const request = chunksOf(frames).find((c) => c.type === "tool-approval-request") as { approvalId: string };
+      expect((await postJson(`/api/sessions/${id}/approvals/${request.approvalId}`, decision)).status).toBe(200);
+      const next = (frames.at(-1)?.id ?? 0) + 1;
+      const rest = parseFrames(await (await call(`/api/sessions/${id}/stream?from=${next}`)).text());
+      expect(rest.at(-1)?.data).toBe("[DONE]");
+      return chunksOf([...frames, ...rest]);
+    };
+    const first = await answer("rename", { decision: "edit", input: { title: "Edited" } });
+    expect(first.find((c) => c.type === "tool-output-available")).toMatchObject({ output: { title: "Edited" } });
+    expect((await readSession(id)).title).toBe("Edited");
+
+    const second = await answer("rename again", { decision: "always" });
+    expect(second.find((c) => c.type === "tool-output-available")).toMatchObject({ output: { title: "Second" } });
+
+    const third = await answer("and again", null); // no approval asked: "always" holds for the session
+    expect(third.some((c) => c.type === "tool-approval-request")).toBe(false);
+    expect(third.find((c) => c.type === "tool-output-available")).toMatchObject({ output: { title: "Third" } });
+    const requests = await modelRequests(key);
+    expect(requests).toHaveLength(6);
+  });
+
+  it("survives eviction of the Durable Object while waiting, then continues the same turn", async () => {
+    const { evictDurableObject } = await import("cloudflare:test");
+    const { getAgentByName } = await import("agents");
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [
+      {
+        toolCalls: [
+          { name: "get_time", arguments: { market: "cn" } },
+          { name: "rename_session", arguments: { title: "After eviction" } },
+        ],
+      },
+      { text: "renamed after a restart" },
+    ]);
+    const res = await postJson(`/api/sessions/${id}/messages`, { text: `rename ${key}` });
+    const { frames, reader } = await readUntil(
+      res.body as ReadableStream<Uint8Array>,
+      (c) => c.type === "tool-approval-request",
+    );
+    const request = chunksOf(frames).find((c) => c.type === "tool-approval-request") as { approvalId: string };
+    await reader.cancel();
+    const stub = await getAgentByName(testEnv.SessionAgent, id);
+    await evictDurableObject(stub);
+    expect((await readSession(id)).messages[1]?.metadata?.status).toBe("awaiting_approval");
+    expect((await postJson(`/api/sessions/${id}/approvals/${request.approvalId}`, { decision: "allow" })).status).toBe(
+      200,
+    );
+    const session = await eventually(async () => {
+      const s = await readSession(id);
+      return s.messages[1]?.metadata?.status === "done" ? s : undefined;
+    });
+    expect(session.title).toBe("After eviction");
+    const replay = chunksOf(parseFrames(await (await call(`/api/sessions/${id}/stream?from=0`)).text()));
+    // get_time ran once (before eviction), rename once (after), and the model got both results.
+    expect(replay.filter((c) => c.type === "tool-output-available")).toHaveLength(2);
+    expect(replay.filter((c) => c.type === "start")).toHaveLength(1);
+    const lastRequest = (await modelRequests(key)).at(-1);
+    expect(lastRequest?.body.messages.filter((m) => m.role === "tool")).toHaveLength(2);
+  });
+});
+
+describe("provider faults", () => {
+  it("switches to the fallback model on a 500 before any output", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [{ status: 500, body: { error: { message: "boom" } } }, { text: "from the fallback" }]);
+    const { frames } = await sendAndRead(id, `hello ${key}`);
+    const chunks = chunksOf(frames);
+    expect(chunks.find((c) => c.type === "data-retry")).toMatchObject({
+      data: { reason: "upstream", status: 500, from: "scripted", to: "scripted-fallback" },
+    });
+    expect(chunks.at(-1)).toMatchObject({ type: "finish", messageMetadata: { model: "scripted-fallback" } });
+    expect((await modelRequests(key)).map((r) => r.body.model)).toEqual(["scripted", "scripted-fallback"]);
+  });
+
+  it("never masks a configuration error: 401 ends the turn with a diagnosis, no fallback", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [{ status: 401, body: { error: { message: "invalid api key" } } }]);
+    const { frames } = await sendAndRead(id, `你好 ${key}`);
+    const chunks = chunksOf(frames);
+    const error = chunks.find((c) => c.type === "error") as { errorText: string };
+    expect(error.errorText).toContain("LLM_API_KEY");
+    expect(error.errorText).toContain("401");
+    expect(chunks.some((c) => c.type === "data-retry")).toBe(false);
+    expect(await modelRequests(key)).toHaveLength(1);
+  });
+
+  it("ends a stream that stalls after output with an idle-timeout diagnosis", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [{ text: "partial answer that never ends", stallAfterChunks: 3 }]);
+    const { frames } = await sendAndRead(id, `stall ${key}`);
+    const chunks = chunksOf(frames);
+    expect(chunks.some((c) => c.type === "text-delta")).toBe(true);
+    expect((chunks.find((c) => c.type === "error") as { errorText: string }).errorText).toContain("idle");
+    expect((await readSession(id)).messages[1]?.metadata?.status).toBe("error");
+  });
+
+  it("survives a malformed SSE chunk and finishes the turn", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [{ text: "still a full answer", malformed: true }]);
+    const { frames } = await sendAndRead(id, `glitch ${key}`);
+    const chunks = chunksOf(frames);
+    expect(chunks.at(-1)?.type).toBe("finish");
+    expect(chunks.some((c) => c.type === "error")).toBe(false);
+  });
+
+  it("turns tool arguments that fail the schema into a tool error the model reads; the turn goes on", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [
+      { toolCalls: [{ name: "get_time", arguments: { market: "mars" } }] },
+      { text: "I used a wrong market." },
+    ]);
+    const { frames } = await sendAndRead(id, `time on mars ${key}`);
+    const chunks = chunksOf(frames);
+    const error = chunks.find((c) => c.type === "tool-output-error") as { errorText: string };
+    expect(error.errorText).toMatch(/^invalid_input: invalid arguments for get_time: market/);
+    expect(chunks.at(-1)?.type).toBe("finish");
+    const toolMessage = (await modelRequests(key))[1]?.body.messages.find((m) => m.role === "tool");
+    expect(JSON.stringify(toolMessage?.content)).toContain("invalid_input");
   });
 });

@@ -121,9 +121,35 @@ function assistantMessage(round: RoundResult): ModelMessage {
 export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnResult> {
   const limits: TurnLimits = { ...DEFAULT_LIMITS, ...req.limits };
   const started = deps.now();
+  // The turn budget counts working time only: it stops while a person decides on an approval
+  // (and a pending timer would also keep the Durable Object from idling while it waits).
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new TurnTimeout(limits.turnMs)), limits.turnMs);
+  let budgetLeft = limits.turnMs;
+  let budgetFrom = deps.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const armBudget = () => {
+    budgetFrom = deps.now();
+    timer = setTimeout(() => timeout.abort(new TurnTimeout(limits.turnMs)), Math.max(0, budgetLeft));
+  };
+  const stopBudget = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    budgetLeft -= deps.now() - budgetFrom;
+  };
+  armBudget();
   const signal = AbortSignal.any([req.signal, timeout.signal]);
+  const gate: ApprovalGate = {
+    isAlwaysAllowed: (name) => deps.gate.isAlwaysAllowed(name),
+    decided: (id) => deps.gate.decided(id),
+    request: async (call) => {
+      stopBudget();
+      try {
+        return await deps.gate.request(call);
+      } finally {
+        armBudget();
+      }
+    },
+  };
   const tools = new Map(deps.tools.map((t) => [t.spec.name, t]));
   const schemas: ToolSet = toolSchemas(deps.tools);
   const messages = [...req.history];
@@ -170,7 +196,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
         tools,
         deps: deps.toolDeps,
         context: { sessionId: req.sessionId, userId: req.userId, signal },
-        gate: deps.gate,
+        gate,
         emit,
         newId: deps.newId,
         log: deps.log,
@@ -223,7 +249,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     emit({ type: "error", errorText: text });
     return finish("error", "error", text);
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
   }
 
   async function modelRound(round: number): Promise<RoundResult> {

@@ -61,6 +61,10 @@ interface LiveTurn {
   id: string;
   controller: AbortController;
   waiters: Map<string, (decision: ApprovalDecision) => void>;
+  /** Whether the turn is working (true) or waiting for a person (false). */
+  awake: boolean;
+  /** Releases the keep-alive heartbeat (held while the turn works, not while it waits for a person). */
+  release: (() => void) | undefined;
 }
 
 const DEFAULT_TITLE = "New session";
@@ -153,8 +157,8 @@ export class SessionAgent extends Agent<Env> {
     const turn = this.turns.lastTurn();
     if (!turn) return this.hub.subscribe([], false);
     const replay = this.turns.eventsOf(turn.id, from).map((e) => sseFrame(e.idx, e.chunk));
-    const live = this.live?.id === turn.id || turn.status === "awaiting_approval";
-    return this.hub.subscribe(replay, live);
+    if (turn.status === "awaiting_approval") return this.hub.subscribe(replay, false, false);
+    return this.hub.subscribe(replay, this.live?.id === turn.id);
   }
 
   /** Stops the open turn at once; `{ cancelled: false }` when nothing runs. */
@@ -269,15 +273,29 @@ export class SessionAgent extends Agent<Env> {
             now: Date.now(),
           });
           this.turns.updateTurn(turnId, { status: "awaiting_approval" });
-          live.waiters.set(call.approvalId, resolve);
+          // Waiting for a person may take long: end the open streams (clients reconnect with
+          // stream?from=N after answering) and let the DO idle; the approval survives eviction.
+          this.hub.pause();
+          this.letSleep(live);
+          live.waiters.set(call.approvalId, (decision) => {
+            void this.holdAwake(live);
+            resolve(decision);
+          });
         }),
     };
   }
 
   private launch(turn: TurnRow, userId: string, resume?: ReturnType<typeof unansweredCalls>): void {
     const config = loadConfig(this.env);
-    const live: LiveTurn = { id: turn.id, controller: new AbortController(), waiters: new Map() };
+    const live: LiveTurn = {
+      id: turn.id,
+      controller: new AbortController(),
+      waiters: new Map(),
+      awake: false,
+      release: undefined,
+    };
     this.live = live;
+    void this.holdAwake(live);
     const sessionId = this.store.meta()?.id ?? "";
     const log = this.log.child({ sessionId, turnId: turn.id });
     const run = runTurn(
@@ -311,6 +329,7 @@ export class SessionAgent extends Agent<Env> {
       },
     )
       .then((result) => this.endTurn(turn.id, result))
+      .finally(() => this.letSleep(live))
       .catch(async (error: unknown) => {
         log.error("turn_crashed", { error });
         this.emit(turn.id, { type: "error", errorText: "internal error: the turn stopped unexpectedly" });
@@ -322,7 +341,23 @@ export class SessionAgent extends Agent<Env> {
           error: String(error),
         });
       });
-    this.ctx.waitUntil(run);
+    void run;
+  }
+
+  /** Keeps the DO from idling out while a turn works (agents' alarm heartbeat). */
+  private async holdAwake(live: LiveTurn): Promise<void> {
+    live.awake = true;
+    if (live.release) return;
+    const release = await this.keepAlive();
+    // The turn may have paused or ended while the heartbeat was being set up.
+    if (live.release || !live.awake) release();
+    else live.release = release;
+  }
+
+  private letSleep(live: LiveTurn): void {
+    live.awake = false;
+    live.release?.();
+    live.release = undefined;
   }
 
   private async endTurn(turnId: string, result: TurnResult): Promise<void> {

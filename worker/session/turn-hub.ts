@@ -18,14 +18,20 @@ export const SSE_DONE = "data: [DONE]\n\n";
 export class TurnHub {
   private readonly subscribers = new Set<WritableStreamDefaultWriter<Uint8Array>>();
 
-  /** Opens a stream: `replay` frames first, then live frames until `close()` (or at once if `live` is false). */
-  subscribe(replay: readonly string[], live: boolean): ReadableStream<Uint8Array> {
+  /**
+   * Opens a stream: `replay` frames first, then live frames until `close()`; when not `live` it ends
+   * after the replay — with `[DONE]` if the turn is over, without it if the turn is paused.
+   */
+  subscribe(replay: readonly string[], live: boolean, finished = true): ReadableStream<Uint8Array> {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     for (const frame of replay) this.write(writer, frame);
-    if (live) this.subscribers.add(writer);
-    else {
-      this.write(writer, SSE_DONE);
+    if (live) {
+      this.subscribers.add(writer);
+      // A client that goes away cancels the readable, which errors the writable: drop it at once.
+      writer.closed.catch(() => this.subscribers.delete(writer));
+    } else {
+      if (finished) this.write(writer, SSE_DONE);
       writer.close().catch(() => {});
     }
     return readable;
@@ -42,6 +48,15 @@ export class TurnHub {
       this.write(writer, SSE_DONE);
       writer.close().catch(() => {});
     }
+    this.subscribers.clear();
+  }
+
+  /**
+   * Ends every live stream without `[DONE]`: the turn is paused (waiting for a person's approval),
+   * not finished. Clients follow it again with `stream?from=N` after answering.
+   */
+  pause(): void {
+    for (const writer of this.subscribers) writer.close().catch(() => {});
     this.subscribers.clear();
   }
 

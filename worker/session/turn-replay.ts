@@ -23,9 +23,7 @@ export async function foldChunks(chunks: readonly UIMessageChunk[]): Promise<UIM
 /** A folded message in the stored shape (JSON round-trip drops `undefined`s). */
 export function toStored(message: UIMessage, fallbackId: string, metadata?: Record<string, unknown>): StoredUIMessage {
   const plain = JSON.parse(JSON.stringify({ ...message, id: message.id || fallbackId })) as StoredUIMessage;
-  return metadata
-    ? { ...plain, metadata: { ...plain.metadata, ...metadata } as StoredUIMessage["metadata"] }
-    : plain;
+  return metadata ? { ...plain, metadata: { ...plain.metadata, ...metadata } as StoredUIMessage["metadata"] } : plain;
 }
 
 /** The last assistant message's calls, split into those with an outcome in the events and those without. */
