@@ -147,3 +147,33 @@ describe("local identity mode", () => {
     expect((await call("/api/health", { headers: { "cf-connecting-ip": "203.0.113.9" } })).status).toBe(200);
   });
 });
+
+describe("rename and delete", () => {
+  it("renames a session in the DO and the index", async () => {
+    const { id } = (await (await postJson("/api/sessions", { title: "old" })).json()) as { id: string };
+    const res = await call(`/api/sessions/${id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "新标题" }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await (await call(`/api/sessions/${id}`)).json()) as { title: string }).title).toBe("新标题");
+    const { sessions } = (await (await call("/api/sessions")).json()) as { sessions: { id: string; title: string }[] };
+    expect(sessions.find((s) => s.id === id)?.title).toBe("新标题");
+    const bad = await call(`/api/sessions/${id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "" }),
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it("deletes a session: gone from the list and 404 afterwards", async () => {
+    const { id } = (await (await postJson("/api/sessions", { title: "to delete" })).json()) as { id: string };
+    expect((await call(`/api/sessions/${id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await call(`/api/sessions/${id}`)).status).toBe(404);
+    expect((await call(`/api/sessions/${id}`, { method: "DELETE" })).status).toBe(404);
+    const { sessions } = (await (await call("/api/sessions")).json()) as { sessions: { id: string }[] };
+    expect(sessions.some((s) => s.id === id)).toBe(false);
+  });
+});

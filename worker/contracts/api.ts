@@ -28,6 +28,10 @@ export const CreateSessionBody = z
   .strict();
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
+/** `PATCH /api/sessions/:id` body. */
+export const RenameSessionBody = z.object({ title: z.string().trim().min(1).max(MAX_TITLE_LENGTH) }).strict();
+export type RenameSessionBody = z.infer<typeof RenameSessionBody>;
+
 /** `POST /api/sessions` answer (201). */
 export const CreatedSession = z.object({ id: z.string() });
 export type CreatedSession = z.infer<typeof CreatedSession>;

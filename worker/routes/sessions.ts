@@ -8,6 +8,7 @@ import {
   ApprovalBody,
   CreateSessionBody,
   MAX_MESSAGE_CHARS,
+  RenameSessionBody,
   SendMessageBody,
   StreamQuery,
   type CancelResult,
@@ -77,6 +78,20 @@ export const sessionRoutes = new Hono<AppEnv>()
     const detail = await stub.snapshotJson();
     if (detail === null) throw notFound(id);
     return c.body(detail, 200, { "content-type": "application/json; charset=utf-8" });
+  })
+  .patch("/:id", async (c) => {
+    const { id, stub, index } = await ownedSession(c);
+    const body = await readJson(c, RenameSessionBody);
+    await stub.rename(body.title);
+    await index.touch(id, Date.now(), body.title);
+    return c.json({ id, title: body.title });
+  })
+  .delete("/:id", async (c) => {
+    const { id, stub, index } = await ownedSession(c);
+    await index.remove(id);
+    await stub.erase();
+    c.var.log.info("session_deleted", { sessionId: id });
+    return c.body(null, 204);
   })
   .post("/:id/messages", async (c) => {
     const { id, stub, index } = await ownedSession(c);

@@ -124,6 +124,19 @@ export class SessionAgent extends Agent<Env> {
     return JSON.stringify(detail);
   }
 
+  /** Renames the session. */
+  async rename(title: string): Promise<void> {
+    this.store.setTitle(title);
+  }
+
+  /** Deletes everything the session holds (a running turn is stopped first). */
+  async erase(): Promise<void> {
+    this.live?.controller.abort(new Error("session deleted"));
+    this.hub.close();
+    this.live = undefined;
+    await this.ctx.storage.deleteAll();
+  }
+
   /** Starts a turn for the user's message; 409-style failure while another turn is open. */
   async startTurn(input: { text: string; userId: string }): Promise<StartTurnResult> {
     const meta = this.store.meta();

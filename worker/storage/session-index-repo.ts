@@ -67,4 +67,9 @@ export class D1SessionIndex {
       .set(title === undefined ? { updatedAt: now } : { updatedAt: now, title })
       .where(eq(sessions.id, id));
   }
+
+  /** Removes a session from the index. */
+  async remove(id: string): Promise<void> {
+    await this.db.delete(sessions).where(eq(sessions.id, id));
+  }
 }
