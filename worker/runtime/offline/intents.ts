@@ -56,9 +56,9 @@ export function extractSymbol(text: string): string | undefined {
     .map((m) => m[1] ?? "")
     .filter((t) => t !== "" && !STOPWORDS.has(t));
   if (tickers[0]) return tickers[0];
-  const named = text.match(/(?:分析|诊断|看看|研究)\s*(?:一下)?\s*([\u3400-\u9fffA-Za-z]{2,8})/);
+  const named = text.match(/(?:分析|诊断|看看|研究|查找|搜索|查一下|查询)\s*(?:一下)?\s*([\u3400-\u9fffA-Za-z]{2,8})/);
   if (named?.[1]) return named[1];
-  const en = text.match(/\banaly[sz]e\s+([A-Za-z][A-Za-z .&-]{1,30})/i);
+  const en = text.match(/\b(?:analy[sz]e|search(?: for)?|find|look up)\s+([A-Za-z][A-Za-z .&-]{1,30})/i);
   return en?.[1]?.trim();
 }
 

@@ -1,0 +1,133 @@
+import { APICallError } from "ai";
+import { describe, expect, it } from "vitest";
+import { classifyModelError, diagnose, IdleTimeoutError, languageOf } from "../../../worker/runtime/errors";
+import { extractSymbol, fitInput, planCalls } from "../../../worker/runtime/offline/intents";
+import { parseToolCallBlock } from "../../../worker/runtime/text-tool-calls";
+import { partitionCalls } from "../../../worker/runtime/tool-executor";
+import { sessionAt } from "../../../worker/tools/handlers/get-time";
+
+const apiError = (status: number, body = "") =>
+  new APICallError({
+    message: `HTTP ${status}`,
+    url: "http://x/v1/chat/completions",
+    requestBodyValues: {},
+    statusCode: status,
+    responseBody: body,
+    isRetryable: status >= 500 || status === 429,
+  });
+
+describe("partitionCalls", () => {
+  it("groups consecutive safe calls up to 5 and isolates unsafe ones, keeping order", () => {
+    const calls = ["s1", "s2", "U1", "s3", "s4", "s5", "s6", "s7", "s8", "U2"];
+    expect(partitionCalls(calls, (c) => c.startsWith("s"))).toEqual([
+      ["s1", "s2"],
+      ["U1"],
+      ["s3", "s4", "s5", "s6", "s7"],
+      ["s8"],
+      ["U2"],
+    ]);
+  });
+});
+
+describe("classifyModelError", () => {
+  it("separates retriable failures from configuration errors", () => {
+    expect(classifyModelError(apiError(429))).toMatchObject({ kind: "rate_limited", retriable: true });
+    expect(classifyModelError(apiError(502))).toMatchObject({ kind: "upstream", retriable: true });
+    expect(classifyModelError(apiError(408))).toMatchObject({ kind: "timeout", retriable: true });
+    expect(classifyModelError(apiError(401))).toMatchObject({ kind: "auth", retriable: false });
+    expect(classifyModelError(apiError(404, '{"error":{"message":"model not found"}}'))).toMatchObject({
+      kind: "unknown_model",
+      retriable: false,
+    });
+    expect(classifyModelError(apiError(400, "This model's maximum context length is 65536 tokens"))).toMatchObject({
+      kind: "context_too_long",
+      retriable: false,
+    });
+    expect(classifyModelError(apiError(400, "bad"))).toMatchObject({ kind: "bad_request", retriable: false });
+  });
+
+  it("recognises network failures by their causes", () => {
+    const wrap = (message: string) => new Error("Cannot connect to API", { cause: new Error(message) });
+    expect(classifyModelError(wrap("getaddrinfo ENOTFOUND api.example"))).toMatchObject({
+      kind: "dns",
+      retriable: true,
+    });
+    expect(classifyModelError(wrap("connect ECONNREFUSED 127.0.0.1:9"))).toMatchObject({
+      kind: "refused",
+      retriable: true,
+    });
+    expect(classifyModelError(wrap("unable to verify the first certificate"))).toMatchObject({
+      kind: "tls",
+      retriable: false,
+    });
+    expect(classifyModelError(wrap("other side closed"))).toMatchObject({ kind: "connection", retriable: true });
+    expect(classifyModelError(new IdleTimeoutError(60000))).toMatchObject({ kind: "idle_timeout", retriable: true });
+  });
+
+  it("diagnoses in the user's language with the HTTP status", () => {
+    expect(languageOf("分析 600519")).toBe("zh");
+    expect(languageOf("analyze AAPL")).toBe("en");
+    expect(diagnose(classifyModelError(apiError(401)), "zh")).toBe(
+      "模型服务拒绝了密钥（401/403）。请检查 LLM_API_KEY。 [HTTP 401]",
+    );
+    expect(diagnose(classifyModelError(apiError(401)), "en")).toContain("Check LLM_API_KEY");
+  });
+});
+
+describe("text tool calls", () => {
+  it("parses Hermes/Qwen-style blocks with arguments or parameters", () => {
+    expect(parseToolCallBlock('{"name":"get_time","arguments":{"market":"us"}}')).toEqual({
+      toolName: "get_time",
+      input: '{"market":"us"}',
+    });
+    expect(parseToolCallBlock(' {"name":"x","parameters":{"a":1}} ')).toEqual({ toolName: "x", input: '{"a":1}' });
+    expect(parseToolCallBlock("not json")).toBeNull();
+    expect(parseToolCallBlock('{"arguments":{}}')).toBeNull();
+  });
+});
+
+describe("offline intents", () => {
+  const tools = [
+    { name: "get_time", properties: { market: {} } },
+    { name: "analyze_stock", properties: { code: {}, mode: {} } },
+    { name: "search_stock_by_name", properties: { keyword: {} } },
+  ];
+
+  it("extracts codes, tickers and names", () => {
+    expect(extractSymbol("分析一下 sh600519 的走势")).toBe("600519");
+    expect(extractSymbol("analyze AAPL please")).toBe("AAPL");
+    expect(extractSymbol("analyze the S&P 500")).toBe("SP500");
+    expect(extractSymbol("分析贵州茅台")).toBe("贵州茅台");
+  });
+
+  it("plans calls with inputs fitted to each tool's schema, and reports missing tools", () => {
+    expect(planCalls("分析 000001", tools).calls).toEqual([
+      { intent: "analyze", toolName: "analyze_stock", input: { code: "000001" } },
+    ]);
+    expect(planCalls("is the US market open?", tools).calls).toEqual([
+      { intent: "time", toolName: "get_time", input: { market: "us" } },
+    ]);
+    expect(planCalls("查找 茅台", tools).calls[0]).toMatchObject({
+      toolName: "search_stock_by_name",
+      input: { keyword: "茅台" },
+    });
+    expect(planCalls("search for Apple", tools).calls[0]).toMatchObject({
+      toolName: "search_stock_by_name",
+      input: { keyword: "Apple" },
+    });
+    expect(planCalls("帮我回测一下", tools)).toEqual({ calls: [], missing: ["backtest"] });
+    expect(fitInput({ name: "t", properties: { symbol: {} } }, { symbol: "AAPL", market: "us" })).toEqual({
+      symbol: "AAPL",
+    });
+  });
+});
+
+describe("get_time sessions", () => {
+  it("knows the A-share lunch break and the US regular session", () => {
+    expect(sessionAt("cn", 10 * 60, "Monday")).toBe("morning");
+    expect(sessionAt("cn", 12 * 60, "Monday")).toBe("lunch_break");
+    expect(sessionAt("cn", 14 * 60, "Friday")).toBe("afternoon");
+    expect(sessionAt("us", 15 * 60 + 59, "Tuesday")).toBe("regular");
+    expect(sessionAt("us", 12 * 60, "Sunday")).toBe("weekend");
+  });
+});
