@@ -6,6 +6,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Keep the JSON request logs of passing tests out of the report; failing tests still show theirs.
+    silent: "passed-only",
     projects: ["test/unit/vitest.config.ts", "test/integration/vitest.config.ts", "test/e2e/vitest.config.ts"],
   },
 });
