@@ -14,7 +14,21 @@ import { buildOfflineBundle } from "../../../worker/market/offline/bundle";
 import type { MarketData, MarketDataProvider } from "../../../worker/ports/market-data";
 import type { ToolContext, ToolDeps } from "../../../worker/tools/deps";
 import { intradayMetrics } from "../../../worker/tools/handlers/intraday-analysis";
+import type { ToolHandler } from "../../../worker/tools/bind";
+import { analyzeStockHandler } from "../../../worker/tools/handlers/analyze-stock";
+import { getMarketHistoryHandler } from "../../../worker/tools/handlers/get-market-history";
+import { getMarketOverviewHandler } from "../../../worker/tools/handlers/get-market-overview";
+import { intradayAnalysisHandler } from "../../../worker/tools/handlers/intraday-analysis";
+import { marketRegimeHandler } from "../../../worker/tools/handlers/market-regime";
+import { searchStockByNameHandler } from "../../../worker/tools/handlers/search-stock-by-name";
 import { findTool } from "../../../worker/tools/registry";
+import { analyzeStockSpec } from "../../../worker/tools/specs/analyze-stock";
+import type { ToolInput, ToolSpec } from "../../../worker/tools/specs/define";
+import { getMarketHistorySpec } from "../../../worker/tools/specs/get-market-history";
+import { getMarketOverviewSpec } from "../../../worker/tools/specs/get-market-overview";
+import { intradayAnalysisSpec } from "../../../worker/tools/specs/intraday-analysis";
+import { marketRegimeSpec } from "../../../worker/tools/specs/market-regime";
+import { searchStockByNameSpec } from "../../../worker/tools/specs/search-stock-by-name";
 import { createMemoryCache, type MemoryCache } from "../../support/market/memory-cache";
 
 const csv = readFileSync(
@@ -31,12 +45,19 @@ function deps(market: MarketData): ToolDeps {
   return { clock: () => NOW, market } as unknown as ToolDeps;
 }
 
-async function run(name: string, input: unknown, market: MarketData = offline) {
-  const tool = findTool(name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  const parsed = tool.spec.input.parse(input);
-  return tool.handler(parsed, deps(market), ctx);
+/** A registered market tool, callable with raw input (parsed by its spec, as the runtime does). */
+function tool<S extends ToolSpec>(spec: S, handler: ToolHandler<S>) {
+  expect(findTool(spec.name)?.spec).toBe(spec); // registered for the model too
+  return (input: unknown, market: MarketData = offline) =>
+    handler(spec.input.parse(input) as ToolInput<S>, deps(market), ctx);
 }
+
+const search = tool(searchStockByNameSpec, searchStockByNameHandler);
+const analyzeStock = tool(analyzeStockSpec, analyzeStockHandler);
+const history = tool(getMarketHistorySpec, getMarketHistoryHandler);
+const overview = tool(getMarketOverviewSpec, getMarketOverviewHandler);
+const regime = tool(marketRegimeSpec, marketRegimeHandler);
+const intraday = tool(intradayAnalysisSpec, intradayAnalysisHandler);
 
 beforeAll(() => {
   const bundle = buildOfflineBundle({ sp500Csv: csv, sim: { seed: 7, stocks: 80, days: 330, endDate: "2026-06-30" } });
@@ -54,7 +75,7 @@ describe("search_stock_by_name", () => {
   it("finds a simulated stock by pinyin with its latest close, flagged simulated", async () => {
     const sim = cache.symbols.get("SIM.0003");
     if (!sim) throw new Error("bundle");
-    const r = await run("search_stock_by_name", { keyword: sim.pinyin });
+    const r = await search({ keyword: sim.pinyin });
     if (!r.ok) throw new Error(r.error.message);
     const hit = r.value.results.find((x: { id: string }) => x.id === "SIM.0003");
     expect(hit).toMatchObject({ simulated: true });
@@ -65,7 +86,7 @@ describe("search_stock_by_name", () => {
 
 describe("analyze_stock", () => {
   it("diagnoses a simulated stock with the engine, a position and stats, saying it is simulated", async () => {
-    const r = await run("analyze_stock", { code: "SIM.0001", cost: 10 });
+    const r = await analyzeStock({ code: "SIM.0001", cost: 10 });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.analysis?.symbol).toBe("SIM.0001");
     expect(r.value.position?.cost).toBe(10);
@@ -75,7 +96,7 @@ describe("analyze_stock", () => {
   });
 
   it("returns price rows with change % in price mode", async () => {
-    const r = await run("analyze_stock", { code: "spx", mode: "price", days: 10 });
+    const r = await analyzeStock({ code: "spx", mode: "price", days: 10 });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.data).toHaveLength(10);
     expect(r.value.data?.[9]).toMatchObject({ date: "2020-04-17", close: 2874.56 });
@@ -84,13 +105,13 @@ describe("analyze_stock", () => {
   });
 
   it("says plainly that a real code has no offline data", async () => {
-    const r = await run("analyze_stock", { code: "600519" });
+    const r = await analyzeStock({ code: "600519" });
     expect(r).toMatchObject({ ok: false, error: { code: "not_found" } });
     if (!r.ok) expect(r.error.message).toContain("No offline data for SH.600519");
   });
 
   it("lists candidates for an ambiguous name", async () => {
-    const r = await run("analyze_stock", { code: "华" });
+    const r = await analyzeStock({ code: "华" });
     expect(r).toMatchObject({ ok: false, error: { code: "invalid_input" } });
     if (!r.ok) expect((r.error.details?.candidates as unknown[] | undefined)?.length).toBeGreaterThan(1);
   });
@@ -98,7 +119,7 @@ describe("analyze_stock", () => {
 
 describe("get_market_history", () => {
   it("defaults to the simulated composite offline and summarises the window", async () => {
-    const r = await run("get_market_history", { days: 60 });
+    const r = await history({ days: 60 });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.index.symbol).toBe("SIM.IDX1");
     expect(r.value.rows).toHaveLength(60);
@@ -107,20 +128,20 @@ describe("get_market_history", () => {
   });
 
   it("computes the S&P 500's 2020 drawdown from the real series", async () => {
-    const r = await run("get_market_history", { index: "S&P 500", days: 60 });
+    const r = await history({ index: "S&P 500", days: 60 });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.summary.maxDrawdownPct).toBeLessThan(-30); // Feb–Mar 2020 crash
   });
 
   it("answers an index with no offline data as not found", async () => {
-    const r = await run("get_market_history", { index: "sse" });
+    const r = await history({ index: "sse" });
     expect(r).toMatchObject({ ok: false, error: { code: "not_found" } });
   });
 });
 
 describe("market_regime and get_market_overview", () => {
   it("reads the simulated market's regime with breadth", async () => {
-    const r = await run("market_regime", {});
+    const r = await regime({});
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.index.id).toBe("SIM.IDX1");
     expect(r.value.breadth?.symbols).toBeGreaterThanOrEqual(50);
@@ -140,13 +161,13 @@ describe("market_regime and get_market_overview", () => {
       searchers: [],
       now: () => NOW,
     });
-    const r = await run("market_regime", { market: "us" }, m);
+    const r = await regime({ market: "us" }, m);
     if (!r.ok) throw new Error(r.error.message);
     expect(["RISK_OFF", "CRASH"]).toContain(r.value.state);
   });
 
   it("gives indices, regime and breadth, and says when real and simulated data are mixed", async () => {
-    const r = await run("get_market_overview", {});
+    const r = await overview({});
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.indices.map((i: { id: string }) => i.id)).toEqual(["SIM.IDX1", "SIM.IDX2", "US.SPX"]);
     expect(r.value.regime).not.toBeNull();
@@ -156,7 +177,7 @@ describe("market_regime and get_market_overview", () => {
 
 describe("intraday_analysis", () => {
   it("reads a simulated session", async () => {
-    const r = await run("intraday_analysis", { code: "SIM.0002", interval: 5 });
+    const r = await intraday({ code: "SIM.0002", interval: 5 });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.bars).toBe(48);
     expect(r.value.vwap).toBeGreaterThanOrEqual(r.value.low);
@@ -166,7 +187,7 @@ describe("intraday_analysis", () => {
   });
 
   it("has no offline intraday data for real symbols", async () => {
-    expect(await run("intraday_analysis", { code: "US.SPX" })).toMatchObject({
+    expect(await intraday({ code: "US.SPX" })).toMatchObject({
       ok: false,
       error: { code: "not_found" },
     });
@@ -220,7 +241,7 @@ describe("live chain", () => {
       searchers: [],
       now: () => NOW,
     });
-    const r = await run("analyze_stock", { code: "600001", mode: "price", days: 5 }, live);
+    const r = await analyzeStock({ code: "600001", mode: "price", days: 5 }, live);
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.source.source).toBe("tencent");
     expect(r.value.source.attempts.map((a: { source: string; outcome: string }) => `${a.source}:${a.outcome}`)).toEqual(
@@ -250,10 +271,10 @@ describe("live chain", () => {
       searchers: [],
       now: () => NOW,
     });
-    const r = await run("analyze_stock", { code: "600002", mode: "price", days: 5 }, down);
+    const r = await analyzeStock({ code: "600002", mode: "price", days: 5 }, down);
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.source).toMatchObject({ source: "cache", stale: true });
-    expect(await run("analyze_stock", { code: "600003" }, down)).toMatchObject({
+    expect(await analyzeStock({ code: "600003" }, down)).toMatchObject({
       ok: false,
       error: { code: "upstream_unavailable" },
     });

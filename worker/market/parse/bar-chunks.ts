@@ -2,18 +2,35 @@
  * Columnar JSON encoding of daily bars, one chunk per calendar year (the D1 cache's row format):
  * `{"d":[dates],"o":[…],"h":[…],"l":[…],"c":[…],"v":[…],"a":[…]?}`. Compact and fast to decode.
  */
-import { z } from "zod";
 import type { Bar } from "../../contracts/analysis";
 
-const Chunk = z.object({
-  d: z.array(z.string()),
-  o: z.array(z.number()),
-  h: z.array(z.number()),
-  l: z.array(z.number()),
-  c: z.array(z.number()),
-  v: z.array(z.number()),
-  a: z.array(z.number().nullable()).optional(),
-});
+interface Chunk {
+  d: string[];
+  o: number[];
+  h: number[];
+  l: number[];
+  c: number[];
+  v: number[];
+  a?: (number | null)[];
+}
+
+const isNumbers = (x: unknown, n: number): x is number[] =>
+  Array.isArray(x) && x.length === n && x.every((v) => typeof v === "number");
+
+/** Structural check (hand-written: this runs for every cached year of every symbol). */
+function isChunk(x: unknown): x is Chunk {
+  if (typeof x !== "object" || x === null) return false;
+  const c = x as Record<string, unknown>;
+  const d = c.d;
+  if (!Array.isArray(d) || !d.every((v) => typeof v === "string")) return false;
+  const n = d.length;
+  if (!isNumbers(c.o, n) || !isNumbers(c.h, n) || !isNumbers(c.l, n) || !isNumbers(c.c, n) || !isNumbers(c.v, n))
+    return false;
+  return (
+    c.a === undefined ||
+    (Array.isArray(c.a) && c.a.length === n && c.a.every((v) => v === null || typeof v === "number"))
+  );
+}
 
 /** Splits bars (ascending) into yearly chunks. */
 export function encodeBarChunks(bars: readonly Bar[]): { year: number; bars: string }[] {
@@ -47,9 +64,8 @@ export function decodeBarChunk(text: string): Bar[] {
   } catch {
     return [];
   }
-  const parsed = Chunk.safeParse(json);
-  if (!parsed.success) return [];
-  const { d, o, h, l, c, v, a } = parsed.data;
+  if (!isChunk(json)) return [];
+  const { d, o, h, l, c, v, a } = json;
   const out: Bar[] = new Array<Bar>(d.length);
   for (let i = 0; i < d.length; i++) {
     const bar: Bar = {
