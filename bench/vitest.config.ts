@@ -1,14 +1,8 @@
-/** Benchmarks run as a separate vitest project under Node; never part of `npm test`. */
-import path from "node:path";
+/** Benchmarks (`npm run bench`): Node figures and figures measured inside workerd. Never part of `npm test`. */
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    name: "bench",
-    root: path.resolve(import.meta.dirname, ".."),
-    include: ["bench/**/*.bench.ts"],
-    environment: "node",
-    testTimeout: 600_000,
-    fileParallelism: false,
+    projects: ["bench/vitest.node.config.ts", "bench/workers/vitest.config.ts"],
   },
 });

@@ -101,7 +101,8 @@ export const sessionRoutes = new Hono<AppEnv>()
     }
     const started = await stub.startTurn({ text: body.text, userId: c.var.userId });
     if (!started.ok) throw rpcError(started);
-    await index.touch(id, Date.now(), started.title);
+    // Index bookkeeping must not delay the first byte of the stream.
+    c.executionCtx.waitUntil(index.touch(id, Date.now(), started.title));
     return new Response(started.stream, { headers: SSE_HEADERS });
   })
   .get("/:id/stream", async (c) => {

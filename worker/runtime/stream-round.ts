@@ -48,8 +48,15 @@ export class RoundAborted extends Error {
   }
 }
 
-/** Tool schemas for the model: JSON Schema from each spec, no `execute` (the runtime runs tools). */
+const schemaCache = new WeakMap<readonly BoundTool[], ToolSet>();
+
+/**
+ * Tool schemas for the model: JSON Schema from each spec, no `execute` (the runtime runs tools).
+ * Converted once per tool list (the registry is static), not on every turn.
+ */
 export function toolSchemas(tools: readonly BoundTool[]): ToolSet {
+  const cached = schemaCache.get(tools);
+  if (cached) return cached;
   const set: ToolSet = {};
   for (const t of tools) {
     set[t.spec.name] = tool({
@@ -58,6 +65,7 @@ export function toolSchemas(tools: readonly BoundTool[]): ToolSet {
       inputSchema: jsonSchema(z.toJSONSchema(t.spec.input, { io: "input" }) as Parameters<typeof jsonSchema>[0]),
     });
   }
+  schemaCache.set(tools, set);
   return set;
 }
 

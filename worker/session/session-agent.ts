@@ -10,7 +10,6 @@ import { drizzle, type DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlit
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { consoleSink } from "../console-sink";
 import { loadConfig } from "../config";
-import type { SessionDetail } from "../contracts/api";
 import { formatId } from "../lib/ids";
 import { createLogger, type Logger } from "../lib/log";
 import { languageOf, type Lang } from "../runtime/errors";
@@ -114,14 +113,11 @@ export class SessionAgent extends Agent<Env> {
    * assistant message is folded from its events so far.
    */
   async snapshotJson(): Promise<string | null> {
-    const detail: SessionDetail | null = this.store.snapshot();
-    if (!detail) return null;
     const open = this.turns.openTurn();
-    if (open) {
-      const folded = await foldChunks(this.chunksOf(open.id));
-      if (folded) detail.messages.push(toStored(folded, open.assistantMessageId, { status: open.status }));
-    }
-    return JSON.stringify(detail);
+    const folded = open ? await foldChunks(this.chunksOf(open.id)) : undefined;
+    return this.store.snapshotJson(
+      open && folded ? toStored(folded, open.assistantMessageId, { status: open.status }) : undefined,
+    );
   }
 
   /** Renames the session. */

@@ -1,0 +1,26 @@
+/**
+ * A loopback collector for figures measured inside workerd (which has no file system): benchmarks
+ * there POST each metric here, and it is appended to the run's record file like `record()` does.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { record, type Metric } from "./record";
+
+/** Starts the collector; returns its URL and a closer. */
+export async function startCollector(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      try {
+        record(JSON.parse(body) as Metric);
+        res.writeHead(204).end();
+      } catch (error) {
+        res.writeHead(400).end(String(error));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+}

@@ -1,0 +1,14 @@
+/** Node benchmarks (engine, runtime loop, market cache): bench/*.bench.ts. */
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    name: "bench-node",
+    root: path.resolve(import.meta.dirname, ".."),
+    include: ["bench/*.bench.ts"],
+    environment: "node",
+    testTimeout: 600_000,
+    fileParallelism: false,
+  },
+});
