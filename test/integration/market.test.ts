@@ -332,3 +332,60 @@ describe("live provider chain against the fake upstream", () => {
     expect((await cache.getSymbol("SH.603123"))?.name).toBe("测试123");
   });
 });
+
+describe("market tools through the runtime (scripted model, offline bundle)", () => {
+  it("calls each market tool in one round and gets real results from the bundle", async () => {
+    const { newSession, script, sendAndRead, chunksOf, modelRequests } = await import("./turn-helpers");
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [
+      {
+        toolCalls: [
+          { name: "search_stock_by_name", arguments: { keyword: "SIM.0001" } },
+          { name: "analyze_stock", arguments: { code: "SIM.0001" } },
+          { name: "analyze_stock", arguments: { code: "US.SPX", mode: "price", days: 5 } },
+          { name: "get_market_overview", arguments: {} },
+          { name: "get_market_history", arguments: { index: "SIM.IDX1", days: 30 } },
+          { name: "market_regime", arguments: { market: "sim" } },
+          { name: "intraday_analysis", arguments: { code: "SIM.0001" } },
+        ],
+      },
+      { text: "Summary of the simulated market." },
+    ]);
+    const { frames } = await sendAndRead(id, `overview please ${key}`);
+    const chunks = chunksOf(frames);
+    const inputs = chunks.filter((c) => c.type === "tool-input-available") as {
+      toolCallId: string;
+      toolName: string;
+    }[];
+    const outputs = new Map(
+      (
+        chunks.filter((c) => c.type === "tool-output-available") as {
+          toolCallId: string;
+          output: Record<string, unknown>;
+        }[]
+      ).map((c) => [c.toolCallId, c.output]),
+    );
+    const errors = chunks.filter((c) => c.type === "tool-output-error");
+    expect(errors).toEqual([]);
+    expect(inputs).toHaveLength(7);
+    const byTool = (name: string) => inputs.filter((i) => i.toolName === name).map((i) => outputs.get(i.toolCallId));
+    expect(byTool("search_stock_by_name")[0]).toMatchObject({ count: expect.any(Number) });
+    const [diagnose, price] = byTool("analyze_stock");
+    expect(diagnose).toMatchObject({
+      mode: "diagnose",
+      symbol: { id: "SIM.0001", simulated: true },
+      source: { source: "offline", simulated: true },
+    });
+    expect((diagnose?.analysis as { phase: { name: string } }).phase.name).toEqual(expect.any(String));
+    expect(price).toMatchObject({ mode: "price", symbol: { id: "US.SPX" }, latestDate: "2020-04-17" });
+    expect((price?.data as unknown[]).length).toBe(5);
+    expect(byTool("get_market_history")[0]).toMatchObject({ source: { simulated: true } });
+    expect(byTool("market_regime")[0]).toMatchObject({ source: expect.any(Object) });
+    expect(byTool("intraday_analysis")[0]).toMatchObject({ symbol: { id: "SIM.0001" } });
+    expect(byTool("get_market_overview")[0]).toMatchObject({ source: expect.any(Object) });
+    // The model got every result back, in one tool message.
+    const tool = (await modelRequests(key))[1]?.body.messages.filter((m) => m.role === "tool");
+    expect(tool).toHaveLength(7);
+  });
+});

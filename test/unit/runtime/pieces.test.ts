@@ -96,7 +96,9 @@ describe("offline intents", () => {
   it("extracts codes, tickers and names", () => {
     expect(extractSymbol("分析一下 sh600519 的走势")).toBe("600519");
     expect(extractSymbol("analyze AAPL please")).toBe("AAPL");
-    expect(extractSymbol("analyze the S&P 500")).toBe("SP500");
+    expect(extractSymbol("analyze the S&P 500")).toBe("US.SPX");
+    expect(extractSymbol("分析 SIM.0001")).toBe("SIM.0001");
+    expect(extractSymbol("analyze sim.idx1 now")).toBe("SIM.IDX1");
     expect(extractSymbol("分析贵州茅台")).toBe("贵州茅台");
   });
 
@@ -129,5 +131,36 @@ describe("get_time sessions", () => {
     expect(sessionAt("cn", 14 * 60, "Friday")).toBe("afternoon");
     expect(sessionAt("us", 15 * 60 + 59, "Tuesday")).toBe("regular");
     expect(sessionAt("us", 12 * 60, "Sunday")).toBe("weekend");
+  });
+});
+
+describe("offline answers", () => {
+  it("restate an analysis with its source and flag simulated data", async () => {
+    const { composeAnswer } = await import("../../../worker/runtime/offline/answers");
+    const text = composeAnswer(
+      [
+        {
+          toolName: "analyze_stock",
+          isError: false,
+          output: {
+            symbol: { id: "SIM.0001", name: "示例科技" },
+            analysis: {
+              asOf: "2026-06-30",
+              phase: { name: "ACC_C", since: "2026-05-10" },
+              tradingRange: { support: 10, resistance: 12, from: "2026-03-01", to: "2026-06-30" },
+              events: [{ type: "Spring", date: "2026-05-10", price: 9.8 }],
+              health: { score: 72, grade: "healthy" },
+            },
+            source: { source: "offline", asOf: "2026-06-30", simulated: true, stale: false },
+          },
+        },
+      ],
+      "zh",
+    );
+    expect(text).toContain("SIM.0001 示例科技");
+    expect(text).toContain("ACC_C（自 2026-05-10）");
+    expect(text).toContain("Spring 2026-05-10 @ 9.80");
+    expect(text).toContain("模拟数据");
+    expect(text).toContain("离线规则模型");
   });
 });

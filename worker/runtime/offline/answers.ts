@@ -34,7 +34,10 @@ function describeAnalysis(o: Record<string, unknown>, lang: Lang): string[] | un
   if (!phase) return undefined;
   const lines: string[] = [];
   const name = String(phase.name);
-  const symbol = scalar(analysis.symbol) ?? scalar(o.symbol) ?? scalar(o.code) ?? "";
+  const brief = isRecord(o.symbol) ? o.symbol : undefined;
+  const symbol = brief
+    ? `${String(brief.id ?? brief.code ?? "")} ${String(brief.name ?? "")}`.trim()
+    : (scalar(analysis.symbol) ?? scalar(o.code) ?? "");
   lines.push(
     lang === "zh"
       ? `**${symbol}** 当前阶段：${name}（自 ${String(phase.since ?? "?")}），数据截至 ${String(analysis.asOf ?? "?")}。`
@@ -60,6 +63,19 @@ function describeAnalysis(o: Record<string, unknown>, lang: Lang): string[] | un
         : `Health: ${scalar(health.score)}/100 (${String(health.grade)}).`,
     );
   return lines;
+}
+
+/** The provenance line every market answer must carry (source, as-of, simulated/stale flags). */
+function describeSource(o: Record<string, unknown>, lang: Lang): string | undefined {
+  const src = isRecord(o.source) ? o.source : isRecord(o.provenance) ? o.provenance : undefined;
+  if (!src || typeof src.source !== "string") return undefined;
+  const flags: string[] = [];
+  if (src.simulated === true)
+    flags.push(lang === "zh" ? "⚠️ 模拟数据，不是真实市场行情" : "⚠️ simulated data, not a real market");
+  if (src.stale === true) flags.push(lang === "zh" ? "数据可能过时" : "data may be stale");
+  const asOf = typeof src.asOf === "string" ? src.asOf : "?";
+  const head = lang === "zh" ? `数据来源：${src.source}（截至 ${asOf}）` : `Source: ${src.source} (as of ${asOf})`;
+  return [head, ...flags].join(lang === "zh" ? "；" : "; ");
 }
 
 function describeGeneric(o: unknown, lang: Lang): string[] {
@@ -89,7 +105,8 @@ export function composeAnswer(results: readonly ObservedResult[], lang: Lang): s
     const head = `**${r.toolName}**`;
     if (r.isError) return `${head}: ${lang === "zh" ? "调用失败 —" : "failed —"} ${describeError(r.output)}`;
     const lines = (isRecord(r.output) && describeAnalysis(r.output, lang)) || describeGeneric(r.output, lang);
-    return [head, ...lines].join("\n");
+    const source = isRecord(r.output) ? describeSource(r.output, lang) : undefined;
+    return [head, ...lines, ...(source ? [source] : [])].join("\n");
   });
   return [...sections, "", LABEL[lang]].join("\n\n");
 }

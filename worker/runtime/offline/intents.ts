@@ -49,9 +49,11 @@ const STOPWORDS = new Set([
 
 /** Extracts a stock reference: a 6-digit A-share code, `SP500`/标普, a US ticker, or a name after 分析/analyze. */
 export function extractSymbol(text: string): string | undefined {
+  const qualified = text.match(/\b(SIM\.(?:\d{4}|IDX\d)|(?:SH|SZ|BJ|US)\.[A-Z0-9]{1,6})\b/i);
+  if (qualified?.[1]) return qualified[1].toUpperCase();
   const code = text.match(/(?<![\d.])(?:sh|sz|bj)?(\d{6})(?![\d])/i);
   if (code?.[1]) return code[1];
-  if (/s&p\s*500|sp500|spx|标普|标准普尔/i.test(text)) return "SP500";
+  if (/s&p\s*500|sp500|spx|标普|标准普尔/i.test(text)) return "US.SPX";
   const tickers = [...text.matchAll(/(?<![A-Za-z])([A-Z]{1,5}(?:\.[A-Z]{1,2})?)(?![A-Za-z])/g)]
     .map((m) => m[1] ?? "")
     .filter((t) => t !== "" && !STOPWORDS.has(t));
