@@ -437,3 +437,39 @@ describe("provider faults", () => {
     expect(JSON.stringify(toolMessage?.content)).toContain("invalid_input");
   });
 });
+
+describe("system notifications", () => {
+  it("reports a finished task in a turn of its own, once per id, after any running turn", async () => {
+    const { getAgentByName } = await import("agents");
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [
+      { text: "working on it ".repeat(10), chunkDelayMs: 20, chunkSize: 5 },
+      { text: "Your screening finished: 3 candidates." },
+    ]);
+    const running = await postJson(`/api/sessions/${id}/messages`, { text: `screen ${key}` });
+    const stub = await getAgentByName<Env, import("../../worker/session/session-agent").SessionAgent>(
+      testEnv.SessionAgent,
+      id,
+    );
+    expect(await stub.notify({ id: "task_1", text: `Screening task_1 succeeded: 3 candidates ${key}` })).toEqual({
+      queued: true,
+    });
+    expect(await stub.notify({ id: "task_1", text: "duplicate" })).toEqual({ queued: false });
+    await running.text();
+    const session = await eventually(async () => {
+      const s = await readSession(id);
+      return s.messages.length === 4 && s.messages[3]?.metadata?.status === "done" ? s : undefined;
+    });
+    expect(session.messages[2]).toMatchObject({ role: "user", metadata: { kind: "notification", taskId: "task_1" } });
+    const answer = session.messages[3]?.parts
+      .filter((p) => p.type === "text")
+      .map((p) => p.text)
+      .join("");
+    expect(answer).toBe("Your screening finished: 3 candidates.");
+    const sent = (await modelRequests(key)).at(-1)?.body.messages.at(-1);
+    expect(String(sent?.content)).toContain("[SYSTEM NOTIFICATION - NOT USER INPUT]");
+    const replay = chunksOf(parseFrames(await (await call(`/api/sessions/${id}/stream?from=0`)).text()));
+    expect(replay.find((c) => c.type === "data-notification")).toMatchObject({ data: { taskId: "task_1" } });
+  });
+});

@@ -79,3 +79,11 @@ export const approvals = sqliteTable("approvals", {
 export const alwaysAllowed = sqliteTable("always_allowed", {
   toolName: text("tool_name").primaryKey(),
 });
+
+/** System notifications (finished background tasks) waiting to be reported into the session. */
+export const notifications = sqliteTable("notifications", {
+  id: text("id").primaryKey(),
+  text: text("text").notNull(),
+  createdAt: integer("created_at", { mode: "number" }).notNull(),
+  deliveredAt: integer("delivered_at", { mode: "number" }),
+});

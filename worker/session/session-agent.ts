@@ -133,6 +133,24 @@ export class SessionAgent extends Agent<Env> {
     await this.ctx.storage.deleteAll();
   }
 
+  /**
+   * A finished background task reports into the session: recorded once per id, then reported by a
+   * turn of its own — now if the session is idle, else right after the running turn ends.
+   */
+  async notify(input: { id: string; text: string }): Promise<{ queued: boolean }> {
+    const queued = this.turns.insertNotification(input.id, input.text, Date.now());
+    this.deliverPending();
+    return { queued };
+  }
+
+  /** Shows a background task's progress in the running turn (a `data-task` part updated in place). */
+  async taskProgress(task: { id: string } & Record<string, unknown>): Promise<{ delivered: boolean }> {
+    const live = this.live;
+    if (!live) return { delivered: false };
+    this.emit(live.id, { type: "data-task", id: task.id, data: task });
+    return { delivered: true };
+  }
+
   /** Starts a turn for the user's message; 409-style failure while another turn is open. */
   async startTurn(input: { text: string; userId: string }): Promise<StartTurnResult> {
     const meta = this.store.meta();
@@ -238,6 +256,39 @@ export class SessionAgent extends Agent<Env> {
         return { title };
       },
     };
+  }
+
+  /** Reports the oldest pending notification when no turn is open. */
+  private deliverPending(): void {
+    const meta = this.store.meta();
+    if (!meta || this.live || this.turns.openTurn()) return;
+    const next = this.turns.nextNotification();
+    if (!next) return;
+    const now = Date.now();
+    this.turns.markDelivered(next.id, now);
+    const turnId = newId("t_");
+    const userMessageId = newId("m_");
+    const content = `[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification id="${next.id}">\n${next.text}\n</task-notification>\nReport this result to the user briefly.`;
+    this.store.appendMessage(
+      {
+        id: userMessageId,
+        role: "user",
+        parts: [{ type: "text", text: next.text }],
+        metadata: { kind: "notification", taskId: next.id },
+      },
+      now,
+    );
+    this.turns.insertTurn({
+      id: turnId,
+      status: "running",
+      userMessageId,
+      assistantMessageId: newId("m_"),
+      lang: languageOf(next.text),
+      startedAt: now,
+    });
+    this.turns.appendModelMessages(turnId, [{ role: "user", content }]);
+    this.launch(this.turnRow(turnId), meta.ownerId);
+    this.emit(turnId, { type: "data-notification", data: { taskId: next.id, text: next.text } });
   }
 
   private turnRow(id: string): TurnRow {
@@ -386,6 +437,7 @@ export class SessionAgent extends Agent<Env> {
     if (this.live?.id === turnId) this.live = undefined;
     this.hub.close();
     this.log.info("turn_end", { turnId, status: result.status, rounds: result.rounds, model: result.modelId });
+    this.deliverPending();
   }
 
   /** After eviction or a crash: a turn waiting for approval stays resumable; any other open turn is closed with an error. */

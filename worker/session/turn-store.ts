@@ -4,7 +4,7 @@
  * event and per message, never a growing blob.
  */
 import type { ModelMessage } from "ai";
-import { and, asc, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import type { ApprovalDecision } from "../runtime/tool-executor";
 import * as schema from "./schema";
@@ -169,6 +169,33 @@ export class TurnStore {
         .all()
         .map((r) => r.toolName),
     );
+  }
+
+  /** Records a notification once (the id is the task id, so a redelivery changes nothing). */
+  insertNotification(id: string, text: string, now: number): boolean {
+    const inserted = this.db
+      .insert(schema.notifications)
+      .values({ id, text, createdAt: now })
+      .onConflictDoNothing()
+      .returning()
+      .all();
+    return inserted.length > 0;
+  }
+
+  /** The oldest notification not yet reported. */
+  nextNotification(): typeof schema.notifications.$inferSelect | undefined {
+    return this.db
+      .select()
+      .from(schema.notifications)
+      .where(isNull(schema.notifications.deliveredAt))
+      .orderBy(asc(schema.notifications.createdAt))
+      .limit(1)
+      .get();
+  }
+
+  /** Marks a notification reported. */
+  markDelivered(id: string, now: number): void {
+    this.db.update(schema.notifications).set({ deliveredAt: now }).where(eq(schema.notifications.id, id)).run();
   }
 }
 
