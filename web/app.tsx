@@ -1,32 +1,67 @@
-/** The reading room's shell. The chat itself arrives with the Reading room issue. */
-import { useEffect, useState } from "react";
-import type { Health } from "@contracts/api";
+/** The reading room: header, offline banner, sessions sidebar and the page of the current route. */
+import { useState } from "react";
 import { HealthBadge } from "./components/health-badge";
-import { api } from "./lib/api-client";
+import { LanguageSwitch } from "./components/language-switch";
+import { OfflineBanner } from "./components/offline-banner";
+import { SessionSidebar } from "./components/session-sidebar";
+import { useHealth } from "./hooks/use-health";
+import { useT } from "./lib/lang-store";
+import { navigate, parseRoute, usePathname } from "./lib/router";
+import { AnalysisPage } from "./routes/analysis-page";
+import { ChatPage } from "./routes/chat-page";
+import { HomePage } from "./routes/home-page";
 
 /** Top-level component. */
 export function App() {
-  const [health, setHealth] = useState<Health | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    api
-      .health()
-      .then((h) => live && setHealth(h))
-      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
-    return () => {
-      live = false;
-    };
-  }, []);
-
+  const { t } = useT();
+  const { health, error } = useHealth();
+  const route = parseRoute(usePathname());
+  const [menuOpen, setMenuOpen] = useState(false);
   return (
-    <main className="shell">
-      <header>
-        <h1>wyckoff-edge 阅览室</h1>
-        <p className="tagline">用威科夫方法读市场 · Reading markets by the Wyckoff method</p>
+    <div className="app">
+      <a className="skip-link" href="#main">
+        {t("composerLabel")}
+      </a>
+      <header className="topbar">
+        <button
+          type="button"
+          className="icon-button menu-button"
+          aria-label={t("menu")}
+          aria-expanded={menuOpen}
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          ☰
+        </button>
+        <a
+          className="brand"
+          href="/"
+          onClick={(e) => {
+            e.preventDefault();
+            navigate("/");
+          }}
+        >
+          wyckoff-edge <span className="brand-sub">{t("tagline")}</span>
+        </a>
+        <HealthBadge health={health} error={error} />
+        <LanguageSwitch />
       </header>
-      <HealthBadge health={health} error={error} />
-    </main>
+      <OfflineBanner health={health} />
+      <div className="layout">
+        <SessionSidebar
+          activeId={route.page === "chat" ? route.sessionId : null}
+          open={menuOpen}
+          onClose={() => setMenuOpen(false)}
+        />
+        <main id="main" className="page">
+          {route.page === "chat" ? (
+            <ChatPage key={route.sessionId} sessionId={route.sessionId} />
+          ) : route.page === "analysis" ? (
+            <AnalysisPage key={route.symbol} symbol={route.symbol} />
+          ) : (
+            <HomePage />
+          )}
+        </main>
+      </div>
+    </div>
   );
 }

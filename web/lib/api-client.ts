@@ -1,10 +1,13 @@
 /**
- * The one HTTP client of the reading room. Every response is parsed with the worker's contract
- * schemas; errors surface as ApiError carrying the envelope's code and message.
+ * The one HTTP client of the reading room. Every JSON response is parsed with the worker's contract
+ * schemas; errors surface as ApiError carrying the envelope's code and message. Turn streams are
+ * returned as raw bodies for `sse-events.ts` to read.
  */
-import { Health } from "@contracts/api";
+import { CancelResult, CreatedSession, Health, SessionDetail, SessionList, type ApprovalBody } from "@contracts/api";
 import { ErrorEnvelope } from "@contracts/errors";
-import type { z } from "zod";
+import { MarketBarsResponse } from "@contracts/market";
+import { TaskView } from "@contracts/task";
+import { z } from "zod";
 
 /** Base URL of the API: same origin when served by the worker, or VITE_API_BASE_URL on Pages. */
 const BASE = (import.meta.env.VITE_API_BASE_URL ?? "").replace(/\/+$/, "");
@@ -21,25 +24,91 @@ export class ApiError extends Error {
   }
 }
 
-async function request<S extends z.ZodType>(path: string, schema: S, init?: RequestInit): Promise<z.infer<S>> {
+async function send(path: string, init?: RequestInit): Promise<Response> {
   let res: Response;
   try {
     res = await fetch(`${BASE}${path}`, init);
   } catch (error) {
+    if (init?.signal?.aborted) throw error;
     throw new ApiError(0, "network", `cannot reach the server: ${String(error)}`);
   }
-  const body: unknown = await res.json().catch(() => undefined);
   if (!res.ok) {
+    const body: unknown = await res.json().catch(() => undefined);
     const envelope = ErrorEnvelope.safeParse(body);
     if (envelope.success) throw new ApiError(res.status, envelope.data.error.code, envelope.data.error.message);
     throw new ApiError(res.status, "http_error", `HTTP ${res.status}`);
   }
+  return res;
+}
+
+async function request<S extends z.ZodType>(path: string, schema: S, init?: RequestInit): Promise<z.infer<S>> {
+  const res = await send(path, init);
+  const body: unknown = await res.json().catch(() => undefined);
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ApiError(res.status, "bad_response", `unexpected response from ${path}`);
   return parsed.data;
 }
 
+function json(method: string, body: unknown, signal?: AbortSignal): RequestInit {
+  return {
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  };
+}
+
+async function streamBody(path: string, init: RequestInit): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
+  const res = await send(path, init);
+  if (!res.body) throw new ApiError(res.status, "bad_response", `no stream from ${path}`);
+  return res.body;
+}
+
+const Renamed = z.object({ id: z.string(), title: z.string() });
+const Ok = z.object({ ok: z.boolean() });
+
+const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
+
 /** Typed calls to the worker's API. */
 export const api = {
   health: () => request("/api/health", Health),
+  listSessions: () => request("/api/sessions", SessionList),
+  createSession: (title?: string) => request("/api/sessions", CreatedSession, json("POST", title ? { title } : {})),
+  getSession: (id: string, signal?: AbortSignal) =>
+    request(sessionPath(id), SessionDetail, signal ? { signal } : undefined),
+  renameSession: (id: string, title: string) => request(sessionPath(id), Renamed, json("PATCH", { title })),
+  deleteSession: async (id: string): Promise<void> => {
+    await send(sessionPath(id), { method: "DELETE" });
+  },
+  /** Starts a turn; resolves to its SSE body (409 while another turn is open, 413 when too long). */
+  sendMessage: (id: string, text: string, signal: AbortSignal) =>
+    streamBody(`${sessionPath(id)}/messages`, json("POST", { text }, signal)),
+  /** Replays the current/last turn's events from index `from`, then follows it live. */
+  openStream: (id: string, from: number, signal: AbortSignal) =>
+    streamBody(`${sessionPath(id)}/stream?from=${from}`, { signal }),
+  cancel: (id: string) => request(`${sessionPath(id)}/cancel`, CancelResult, { method: "POST" }),
+  decide: (id: string, approvalId: string, body: ApprovalBody) =>
+    request(`${sessionPath(id)}/approvals/${encodeURIComponent(approvalId)}`, Ok, json("POST", body)),
+  marketBars: (symbol: string, days: number, signal?: AbortSignal) =>
+    request(
+      `/api/market/bars/${encodeURIComponent(symbol)}?days=${days}`,
+      MarketBarsResponse,
+      signal ? { signal } : undefined,
+    ),
+  /** A background task, or null while the tasks API does not exist (404). */
+  task: async (id: string) => {
+    try {
+      return await request(`/api/tasks/${encodeURIComponent(id)}`, TaskView);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  },
 };
+
+/** A short, human message for any error thrown by the client. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

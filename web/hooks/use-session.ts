@@ -1,0 +1,245 @@
+/**
+ * One chat session as the page holds it: its stored messages, the turn being followed live (through
+ * a TurnRunner), and the actions a person takes (send, stop, answer an approval, retry). Live
+ * message updates are coalesced to one render per animation frame.
+ */
+import type { ApprovalBody, UsageTotals } from "@contracts/api";
+import type { UIMessage } from "ai";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api, ApiError, errorMessage } from "../lib/api-client";
+import { statusOf, type PartLike } from "../lib/message-view";
+import { takePendingMessage } from "../lib/pending-message";
+import { refreshSessions } from "../lib/sessions-store";
+import { TurnRunner, type Connection } from "../lib/turn-runner";
+import { initialTurnState, type TurnState } from "../lib/turn-state";
+
+/** A message as the list draws it. */
+export interface ViewMessage {
+  id: string;
+  role: "system" | "user" | "assistant";
+  parts: readonly PartLike[];
+  metadata?: Record<string, unknown>;
+}
+
+/** The turn being followed. */
+export interface LiveTurn {
+  message: ViewMessage | null;
+  state: TurnState;
+  connection: Connection;
+}
+
+/** What the chat page needs. */
+export interface SessionModel {
+  loading: boolean;
+  loadError: string | null;
+  notFound: boolean;
+  title: string;
+  usage: UsageTotals | null;
+  history: ViewMessage[];
+  live: LiveTurn | null;
+  sendError: string | null;
+  lastUserText: string | null;
+  send(text: string): Promise<void>;
+  stop(): Promise<void>;
+  decide(approvalId: string, body: ApprovalBody): Promise<void>;
+}
+
+const OPEN = new Set(["running", "awaiting_approval"]);
+
+function asView(m: UIMessage, metadata?: Record<string, unknown>): ViewMessage {
+  return { id: m.id, role: m.role, parts: m.parts, ...(metadata ? { metadata } : {}) };
+}
+
+/** Loads a session and follows its turns. */
+export function useSession(sessionId: string): SessionModel {
+  const [loading, setLoading] = useState(true);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [notFound, setNotFound] = useState(false);
+  const [title, setTitle] = useState("");
+  const [usage, setUsage] = useState<UsageTotals | null>(null);
+  const [history, setHistory] = useState<ViewMessage[]>([]);
+  const [live, setLive] = useState<LiveTurn | null>(null);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const runner = useRef<TurnRunner | null>(null);
+  const frame = useRef<number | null>(null);
+  const pendingLive = useRef<LiveTurn | null>(null);
+
+  const flush = useCallback(() => {
+    frame.current = null;
+    setLive(pendingLive.current);
+  }, []);
+
+  const schedule = useCallback(
+    (update: (prev: LiveTurn) => LiveTurn) => {
+      const prev = pendingLive.current ?? { message: null, state: initialTurnState(), connection: "connecting" };
+      pendingLive.current = update(prev);
+      frame.current ??= requestAnimationFrame(flush);
+    },
+    [flush],
+  );
+
+  const refreshMeta = useCallback(async () => {
+    try {
+      const detail = await api.getSession(sessionId);
+      setUsage(detail.usage);
+      setTitle(detail.title);
+    } catch {
+      // the status line keeps its last figures
+    }
+    void refreshSessions();
+  }, [sessionId]);
+
+  const follow = useCallback((r: TurnRunner) => {
+    runner.current?.dispose();
+    runner.current = r;
+    pendingLive.current = { message: null, state: initialTurnState(), connection: "connecting" };
+    setLive(pendingLive.current);
+  }, []);
+
+  const makeRunner = useCallback(
+    () =>
+      new TurnRunner(sessionId, {
+        message: (m) => schedule((prev) => ({ ...prev, message: asView(m) })),
+        state: (state, connection) => schedule((prev) => ({ ...prev, state, connection })),
+        ended: (state, message) => {
+          if (frame.current !== null) cancelAnimationFrame(frame.current);
+          frame.current = null;
+          pendingLive.current = null;
+          runner.current = null;
+          setLive(null);
+          if (message) {
+            const metadata: Record<string, unknown> = {
+              status: state.status,
+              ...(state.errorText ? { errorText: state.errorText } : {}),
+              ...state.finish,
+            };
+            setHistory((h) => [...h, asView(message, metadata)]);
+          } else if (state.errorText) {
+            setHistory((h) => [
+              ...h,
+              {
+                id: `error-${Date.now()}`,
+                role: "assistant",
+                parts: [],
+                metadata: { status: "error", errorText: state.errorText },
+              },
+            ]);
+          }
+          void refreshMeta();
+        },
+      }),
+    [sessionId, schedule, refreshMeta],
+  );
+
+  const send = useCallback(
+    async (text: string) => {
+      setSendError(null);
+      const r = makeRunner();
+      const localId = `local-${Date.now()}`;
+      setHistory((h) => [...h, { id: localId, role: "user", parts: [{ type: "text", text }] }]);
+      follow(r);
+      try {
+        await r.start(text);
+      } catch (error) {
+        r.dispose();
+        if (runner.current === r) runner.current = null;
+        pendingLive.current = null;
+        setLive(null);
+        setHistory((h) => h.filter((m) => m.id !== localId));
+        setSendError(errorMessage(error));
+        return;
+      }
+      void refreshSessions();
+    },
+    [makeRunner, follow],
+  );
+
+  const stop = useCallback(async () => {
+    try {
+      await api.cancel(sessionId);
+    } catch (error) {
+      setSendError(errorMessage(error));
+    }
+    runner.current?.follow();
+  }, [sessionId]);
+
+  const decide = useCallback(
+    async (approvalId: string, body: ApprovalBody) => {
+      await api.decide(sessionId, approvalId, body);
+      runner.current?.follow();
+    },
+    [sessionId],
+  );
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoading(true);
+    setLoadError(null);
+    setNotFound(false);
+    setHistory([]);
+    setLive(null);
+    setSendError(null);
+    api
+      .getSession(sessionId, controller.signal)
+      .then((detail) => {
+        setTitle(detail.title);
+        setUsage(detail.usage);
+        const messages: ViewMessage[] = detail.messages.map((m) => ({
+          id: m.id,
+          role: m.role,
+          parts: m.parts,
+          ...(m.metadata ? { metadata: m.metadata } : {}),
+        }));
+        const last = messages.at(-1);
+        // An open turn: drop its folded message and rebuild it from the whole turn's events.
+        const open =
+          last && (last.role === "user" || (last.role === "assistant" && OPEN.has(statusOf(last.metadata) ?? "")));
+        setHistory(open && last?.role === "assistant" ? messages.slice(0, -1) : messages);
+        setLoading(false);
+        if (open) {
+          const r = makeRunner();
+          follow(r);
+          r.resume();
+          return;
+        }
+        const pending = takePendingMessage(sessionId);
+        if (pending) void send(pending);
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        if (error instanceof ApiError && error.status === 404) setNotFound(true);
+        else setLoadError(errorMessage(error));
+        setLoading(false);
+      });
+    return () => {
+      controller.abort();
+      runner.current?.dispose();
+      runner.current = null;
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+      frame.current = null;
+      pendingLive.current = null;
+    };
+    // send/makeRunner/follow only change with sessionId
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- reload only when the session changes
+  }, [sessionId]);
+
+  const lastUser = [...history].reverse().find((m) => m.role === "user");
+  const lastUserText = lastUser
+    ? lastUser.parts.map((p) => ("text" in p && typeof p.text === "string" ? p.text : "")).join("")
+    : null;
+
+  return {
+    loading,
+    loadError,
+    notFound,
+    title,
+    usage,
+    history,
+    live,
+    sendError,
+    lastUserText,
+    send,
+    stop,
+    decide,
+  };
+}

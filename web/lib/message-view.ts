@@ -1,0 +1,199 @@
+/**
+ * Stream-to-view mapping: turns an AI SDK UI message (live from `readUIMessageStream`, or stored and
+ * returned by `GET /api/sessions/:id`) into the blocks the reading room draws. Pure and tolerant:
+ * parts are read field by field, unknown parts are skipped.
+ */
+
+/** A tool call's lifecycle as the card shows it. */
+export type ToolPhase = "input" | "running" | "approval" | "done" | "error" | "denied";
+
+/** A note shown quietly inline (retries, fallbacks, compaction, guard stops, system notices). */
+export interface NoteBlock {
+  kind: "note";
+  key: string;
+  note: "retry" | "fallback" | "compaction" | "guard" | "notification";
+  data: Record<string, unknown>;
+}
+
+/** A tool call. */
+export interface ToolBlock {
+  kind: "tool";
+  key: string;
+  toolCallId: string;
+  toolName: string;
+  phase: ToolPhase;
+  input: unknown;
+  output: unknown;
+  errorText: string | null;
+  approvalId: string | null;
+  /** Server-reported duration (ms) when the part carries one in its tool metadata. */
+  ms: number | null;
+}
+
+/** One drawable piece of a message. */
+export type Block =
+  | { kind: "text"; key: string; text: string; streaming: boolean }
+  | { kind: "reasoning"; key: string; text: string; streaming: boolean }
+  | ToolBlock
+  | NoteBlock;
+
+/** A message part as read here: an object with a `type`. */
+export type PartLike = object;
+
+function rec(v: unknown): Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function str(v: unknown): string | null {
+  return typeof v === "string" ? v : null;
+}
+
+/** The tool name of a tool part (`tool-<name>` or a `dynamic-tool` with `toolName`), else null. */
+export function toolNameOf(part: PartLike): string | null {
+  const p = rec(part);
+  const type = str(p.type) ?? "";
+  if (type === "dynamic-tool") return str(p.toolName);
+  if (type.startsWith("tool-")) return type.slice(5);
+  return null;
+}
+
+function phaseOf(state: string, approval: Record<string, unknown>): ToolPhase {
+  switch (state) {
+    case "input-streaming":
+      return "input";
+    case "input-available":
+      return "running";
+    case "approval-requested":
+      return "approval";
+    case "approval-responded":
+      return approval.approved === false ? "denied" : "running";
+    case "output-available":
+      return "done";
+    case "output-error":
+      return "error";
+    case "output-denied":
+      return "denied";
+    default:
+      return "running";
+  }
+}
+
+function toolBlock(part: Record<string, unknown>, name: string, key: string): ToolBlock {
+  const approval = rec(part.approval);
+  const meta = rec(part.toolMetadata);
+  return {
+    kind: "tool",
+    key,
+    toolCallId: str(part.toolCallId) ?? key,
+    toolName: name,
+    phase: phaseOf(str(part.state) ?? "", approval),
+    input: part.input,
+    output: part.output,
+    errorText: str(part.errorText),
+    approvalId: str(approval.id),
+    ms: typeof meta.ms === "number" ? meta.ms : null,
+  };
+}
+
+function noteOf(type: string, data: Record<string, unknown>): NoteBlock["note"] | null {
+  switch (type) {
+    case "data-retry":
+      return typeof data.to === "string" && typeof data.from === "string" && data.to !== data.from
+        ? "fallback"
+        : "retry";
+    case "data-compaction":
+      return "compaction";
+    case "data-guard":
+      return "guard";
+    case "data-notification":
+      return "notification";
+    default:
+      return null;
+  }
+}
+
+/** Maps a message's parts to blocks, in order. */
+export function toBlocks(parts: readonly PartLike[]): Block[] {
+  const blocks: Block[] = [];
+  parts.forEach((raw, i) => {
+    const part = rec(raw);
+    const type = str(part.type) ?? "";
+    const key = `${i}`;
+    if (type === "text") {
+      const text = str(part.text) ?? "";
+      if (text !== "") blocks.push({ kind: "text", key, text, streaming: part.state === "streaming" });
+      return;
+    }
+    if (type === "reasoning") {
+      const text = str(part.text) ?? "";
+      if (text.trim() !== "") blocks.push({ kind: "reasoning", key, text, streaming: part.state === "streaming" });
+      return;
+    }
+    const name = toolNameOf(part);
+    if (name !== null) {
+      blocks.push(toolBlock(part, name, str(part.toolCallId) ?? key));
+      return;
+    }
+    const note = noteOf(type, rec(part.data));
+    if (note) blocks.push({ kind: "note", key, note, data: rec(part.data) });
+  });
+  return blocks;
+}
+
+/** Background task progress reported in `data-task` parts, latest per task id. */
+export interface TaskPart {
+  id: string;
+  kind: string;
+  status: string;
+  stage: string;
+  pct: number;
+}
+
+/** Collects the latest `data-task` state per task across messages. */
+export function collectTasks(messages: readonly { parts: readonly PartLike[] }[]): TaskPart[] {
+  const byId = new Map<string, TaskPart>();
+  for (const m of messages) {
+    for (const raw of m.parts) {
+      const part = rec(raw);
+      if (part.type !== "data-task") continue;
+      const d = rec(part.data);
+      const id = str(d.id) ?? str(d.taskId);
+      if (!id) continue;
+      const progress = rec(d.progress);
+      byId.set(id, {
+        id,
+        kind: str(d.kind) ?? "task",
+        status: str(d.status) ?? "running",
+        stage: str(progress.stage) ?? str(d.stage) ?? "",
+        pct: typeof progress.pct === "number" ? progress.pct : typeof d.pct === "number" ? d.pct : 0,
+      });
+    }
+  }
+  return [...byId.values()];
+}
+
+/** The pending approval of a message (first tool part waiting for a person), if any. */
+export function pendingApproval(blocks: readonly Block[]): ToolBlock | null {
+  for (const b of blocks) if (b.kind === "tool" && b.phase === "approval" && b.approvalId) return b;
+  return null;
+}
+
+/** A stored message's `metadata.status`, if it has one. */
+export function statusOf(metadata: unknown): string | null {
+  return str(rec(metadata).status);
+}
+
+/** A stored message's error diagnosis (`metadata.error` or `metadata.errorText`), if it has one. */
+export function errorOf(metadata: unknown): string | null {
+  const m = rec(metadata);
+  return str(m.errorText) ?? str(m.error);
+}
+
+/** The text of a user message (its text parts joined). */
+export function userText(parts: readonly PartLike[]): string {
+  return parts
+    .map((p) => rec(p))
+    .filter((p) => p.type === "text")
+    .map((p) => str(p.text) ?? "")
+    .join("\n");
+}

@@ -1,0 +1,52 @@
+/** A tiny history router: three pages (`/`, `/c/:id`, `/analysis/:symbol`), no dependency. */
+import { useSyncExternalStore } from "react";
+
+/** The page a path shows. */
+export type Route =
+  | { page: "home" }
+  | { page: "chat"; sessionId: string }
+  | { page: "analysis"; symbol: string }
+  | { page: "unknown" };
+
+/** Parses a pathname into a route. */
+export function parseRoute(pathname: string): Route {
+  if (pathname === "/" || pathname === "") return { page: "home" };
+  const chat = pathname.match(/^\/c\/([^/]+)\/?$/);
+  if (chat?.[1]) return { page: "chat", sessionId: decodeURIComponent(chat[1]) };
+  const analysis = pathname.match(/^\/analysis\/([^/]+)\/?$/);
+  if (analysis?.[1]) return { page: "analysis", symbol: decodeURIComponent(analysis[1]) };
+  return { page: "unknown" };
+}
+
+/** The path of a chat page. */
+export function chatPath(sessionId: string): string {
+  return `/c/${encodeURIComponent(sessionId)}`;
+}
+
+/** The path of a full-size analysis page. */
+export function analysisPath(symbol: string): string {
+  return `/analysis/${encodeURIComponent(symbol)}`;
+}
+
+const listeners = new Set<() => void>();
+window.addEventListener("popstate", () => {
+  for (const l of listeners) l();
+});
+
+/** Goes to a path without reloading. */
+export function navigate(path: string, opts: { replace?: boolean } = {}): void {
+  if (path === location.pathname) return;
+  if (opts.replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  for (const l of listeners) l();
+}
+
+function subscribe(l: () => void): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+/** The current pathname, re-rendering on navigation. */
+export function usePathname(): string {
+  return useSyncExternalStore(subscribe, () => location.pathname);
+}

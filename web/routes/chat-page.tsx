@@ -1,0 +1,73 @@
+/** One session: the conversation, the composer with Stop, the approval dialog, usage and tasks. */
+import { useMemo, useState } from "react";
+import { ApprovalDialog } from "../components/approval-dialog";
+import { Composer } from "../components/composer";
+import { MessageList } from "../components/message-list";
+import { StatusLine } from "../components/status-line";
+import { TasksPanel } from "../components/tasks-panel";
+import { useSession } from "../hooks/use-session";
+import { useT } from "../lib/lang-store";
+import { collectTasks, pendingApproval, toBlocks, type ToolBlock } from "../lib/message-view";
+
+/** The chat page of `/c/:id`. */
+export function ChatPage({ sessionId }: { sessionId: string }) {
+  const { t } = useT();
+  const s = useSession(sessionId);
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const [reviewing, setReviewing] = useState<ToolBlock | null>(null);
+
+  const liveMessage = s.live?.message ?? null;
+  const pending = useMemo(() => (liveMessage ? pendingApproval(toBlocks(liveMessage.parts)) : null), [liveMessage]);
+  const waiting = s.live !== null && s.live.state.pendingApprovals.length > 0;
+  const dialogBlock = reviewing ?? (pending && pending.approvalId !== dismissed && waiting ? pending : null);
+  const history = s.history;
+  const tasks = useMemo(() => collectTasks(liveMessage ? [...history, liveMessage] : history), [history, liveMessage]);
+  const running = s.live !== null && !s.live.state.ended;
+  const busy = running ? (waiting ? t("busyApproval") : t("busyRunning")) : s.loading ? t("loading") : null;
+  const lastFinish = s.history.at(-1)?.metadata;
+  const model = typeof lastFinish?.model === "string" ? lastFinish.model : null;
+
+  if (s.notFound) return <p className="page-message">{t("notFound")}</p>;
+  return (
+    <div className="chat">
+      <div className="chat-main">
+        <h1 className="chat-title">{s.title || "…"}</h1>
+        {s.loadError && (
+          <p className="inline-error" role="alert">
+            {t("loadFailed", { error: s.loadError })}
+          </p>
+        )}
+        <MessageList
+          history={s.history}
+          live={s.live}
+          onReview={setReviewing}
+          onRetry={() => s.lastUserText && void s.send(s.lastUserText)}
+        />
+        {s.sendError && (
+          <p className="inline-error" role="alert" data-testid="send-error">
+            {t("sendFailed", { error: s.sendError })}
+          </p>
+        )}
+        <Composer busy={busy} running={running} onSend={(text) => void s.send(text)} onStop={() => void s.stop()} />
+        <StatusLine usage={s.usage} turn={s.live?.state.usage ?? null} model={model} />
+      </div>
+      <TasksPanel tasks={tasks} />
+      {dialogBlock?.approvalId && (
+        <ApprovalDialog
+          key={dialogBlock.approvalId}
+          block={dialogBlock}
+          onDecide={async (body) => {
+            if (!dialogBlock.approvalId) return;
+            await s.decide(dialogBlock.approvalId, body);
+            setReviewing(null);
+            setDismissed(dialogBlock.approvalId);
+          }}
+          onClose={() => {
+            setReviewing(null);
+            setDismissed(dialogBlock.approvalId);
+          }}
+        />
+      )}
+    </div>
+  );
+}
