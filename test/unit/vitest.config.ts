@@ -3,6 +3,13 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // The reading room's pure modules (test/unit/web) import the worker's contracts through the web aliases.
+  resolve: {
+    alias: {
+      "@contracts": path.resolve(import.meta.dirname, "../../worker/contracts"),
+      "@tool-specs": path.resolve(import.meta.dirname, "../../worker/tools/specs"),
+    },
+  },
   test: {
     name: "unit",
     root: path.resolve(import.meta.dirname, "../.."),

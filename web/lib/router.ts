@@ -29,21 +29,25 @@ export function analysisPath(symbol: string): string {
 }
 
 const listeners = new Set<() => void>();
-window.addEventListener("popstate", () => {
+const notify = () => {
   for (const l of listeners) l();
-});
+};
 
 /** Goes to a path without reloading. */
 export function navigate(path: string, opts: { replace?: boolean } = {}): void {
   if (path === location.pathname) return;
   if (opts.replace) history.replaceState(null, "", path);
   else history.pushState(null, "", path);
-  for (const l of listeners) l();
+  notify();
 }
 
 function subscribe(l: () => void): () => void {
+  if (listeners.size === 0) window.addEventListener("popstate", notify);
   listeners.add(l);
-  return () => listeners.delete(l);
+  return () => {
+    listeners.delete(l);
+    if (listeners.size === 0) window.removeEventListener("popstate", notify);
+  };
 }
 
 /** The current pathname, re-rendering on navigation. */
