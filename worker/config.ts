@@ -11,6 +11,10 @@ const optionalUrl = z.preprocess((v) => (v === "" ? undefined : v), z.url().opti
 const urlWithDefault = (fallback: string) =>
   z.preprocess((v) => (v === "" || v === undefined ? fallback : v), z.url()).transform((u) => u.replace(/\/+$/, ""));
 
+/** A non-negative integer setting (0 = unlimited where it is a limit). */
+const countWithDefault = (fallback: number) =>
+  z.preprocess((v) => (v === "" || v === undefined ? String(fallback) : v), z.coerce.number().int().min(0));
+
 const Settings = z.object({
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: optionalString,
@@ -34,6 +38,12 @@ const Settings = z.object({
   AUTH_MODE: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["local", "token", "access"]).default("local")),
   WEBHOOK_SECRET: optionalString,
   ADMIN_TOKEN: optionalString,
+  ACCESS_ISSUER: optionalUrl,
+  ACCESS_AUD: optionalString,
+  ACCESS_JWKS_URL: optionalUrl,
+  CORS_ORIGINS: optionalString,
+  RATE_LIMIT_TURNS_PER_HOUR: countWithDefault(120),
+  RATE_LIMIT_TASKS_PER_HOUR: countWithDefault(30),
 });
 
 /** One OpenAI-compatible model endpoint. */
@@ -58,6 +68,12 @@ export interface Config {
   authMode: "local" | "token" | "access";
   webhookSecret: string | undefined;
   adminToken: string | undefined;
+  /** Cloudflare Access (AUTH_MODE=access): the team domain as JWT issuer, the application's audience tag, its key set. */
+  access: { issuer: string; audience: string; jwksUrl: string } | undefined;
+  /** Origins other than the app's own allowed to call the API from a browser (CORS); empty = none. */
+  corsOrigins: string[];
+  /** Per-user fixed-window limits (per hour; 0 = unlimited). */
+  rateLimits: { turnsPerHour: number; tasksPerHour: number };
 }
 
 /** The model id reported when no model is configured. */
@@ -82,6 +98,10 @@ export function loadConfig(env: object): Config {
     throw new AppError("internal", 500, `server misconfigured: invalid setting ${names}`);
   }
   const s = parsed.data;
+  if (s.AUTH_MODE === "access" && (!s.ACCESS_ISSUER || !s.ACCESS_AUD)) {
+    throw new AppError("internal", 500, "server misconfigured: AUTH_MODE=access needs ACCESS_ISSUER and ACCESS_AUD");
+  }
+  const issuer = s.ACCESS_ISSUER?.replace(/\/+$/, "");
   return {
     model: endpoint(s.LLM_BASE_URL, s.LLM_API_KEY, s.LLM_MODEL),
     fallbackModel: endpoint(s.LLM_FALLBACK_BASE_URL, s.LLM_FALLBACK_API_KEY, s.LLM_FALLBACK_MODEL),
@@ -93,5 +113,14 @@ export function loadConfig(env: object): Config {
     authMode: s.AUTH_MODE,
     webhookSecret: s.WEBHOOK_SECRET,
     adminToken: s.ADMIN_TOKEN,
+    access:
+      issuer && s.ACCESS_AUD
+        ? { issuer, audience: s.ACCESS_AUD, jwksUrl: s.ACCESS_JWKS_URL ?? `${issuer}/cdn-cgi/access/certs` }
+        : undefined,
+    corsOrigins: (s.CORS_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim().replace(/\/+$/, ""))
+      .filter((o) => o !== ""),
+    rateLimits: { turnsPerHour: s.RATE_LIMIT_TURNS_PER_HOUR, tasksPerHour: s.RATE_LIMIT_TASKS_PER_HOUR },
   };
 }
