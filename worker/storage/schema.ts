@@ -2,7 +2,7 @@
  * The D1 schema (drizzle): the only place tables are declared. `npm run db:generate` turns changes
  * into a new file under migrations/ (append-only once merged).
  */
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** Index of chat sessions per owner; the messages themselves live in each session's Durable Object. */
 export const sessions = sqliteTable(
@@ -94,4 +94,86 @@ export const marketBarChunks = sqliteTable(
     bars: text("bars").notNull(),
   },
   (t) => [primaryKey({ columns: [t.symbolId, t.year] })],
+);
+
+/** API tokens of `AUTH_MODE=token`: only the SHA-256 of each token is kept (the token is shown once). */
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    label: text("label").notNull().default(""),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdBy: text("created_by", { enum: ["admin", "user"] }).notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+    lastUsedAt: integer("last_used_at", { mode: "number" }),
+  },
+  (t) => [index("api_tokens_user").on(t.userId, t.createdAt)],
+);
+
+/** Read-only share links of sessions: a capability token, kept as its SHA-256; revoking deletes the row. */
+export const shares = sqliteTable(
+  "shares",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    ownerId: text("owner_id").notNull(),
+    sessionId: text("session_id").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "number" }),
+  },
+  (t) => [index("shares_owner").on(t.ownerId, t.createdAt)],
+);
+
+/** A user's portfolio account: free cash (one row per user). */
+export const portfolioAccounts = sqliteTable("portfolio_accounts", {
+  ownerId: text("owner_id").primaryKey(),
+  freeCash: real("free_cash").notNull().default(0),
+  updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+});
+
+/** Held positions, one per user and symbol (`code` is the universe's symbol id, e.g. `SH.600519`). */
+export const portfolioPositions = sqliteTable(
+  "portfolio_positions",
+  {
+    ownerId: text("owner_id").notNull(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    shares: real("shares").notNull(),
+    cost: real("cost").notNull(),
+    buyDate: text("buy_date"),
+    stop: real("stop"),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.code] })],
+);
+
+/** The trade record of each portfolio change (add, update, remove, set_cash, import). */
+export const portfolioTrades = sqliteTable(
+  "portfolio_trades",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id").notNull(),
+    action: text("action").notNull(),
+    code: text("code"),
+    name: text("name"),
+    shares: real("shares"),
+    price: real("price"),
+    amount: real("amount"),
+    note: text("note"),
+    at: integer("at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("portfolio_trades_owner_at").on(t.ownerId, t.at)],
+);
+
+/** Fixed-window counters of the per-user rate limits (`key` = `<bucket>:<user>`, `window` = window start, ms). */
+export const rateWindows = sqliteTable(
+  "rate_windows",
+  {
+    key: text("key").notNull(),
+    window: integer("window", { mode: "number" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.window] })],
 );
