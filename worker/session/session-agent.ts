@@ -22,6 +22,7 @@ import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { createMarketData } from "../market/create-market-data";
 import { D1TaskRepo } from "../storage/task-repo";
+import { D1PortfolioStore } from "../storage/portfolio-repo";
 import type { SessionControl } from "../ports/session-control";
 import { findTool, TOOLS } from "../tools/registry";
 import bundledMigrations from "./migrations/migrations";
@@ -378,6 +379,7 @@ export class SessionAgent extends Agent<Env> {
           tasks: new D1TaskRepo(createDb(this.env.DB)),
           session: this.sessionControl(sessionId),
           market: createMarketData({ db: this.env.DB, config, fetch: (...a) => fetch(...a) }),
+          portfolio: new D1PortfolioStore(createDb(this.env.DB)),
         },
         gate: this.gate(turn.id, live),
         emit: (chunk) => this.emit(turn.id, chunk),
