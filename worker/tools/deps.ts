@@ -4,6 +4,7 @@
  */
 import type { Clock } from "../ports/clock";
 import type { MarketData } from "../ports/market-data";
+import type { PortfolioStore } from "../ports/portfolio-store";
 import type { SessionControl } from "../ports/session-control";
 import type { TaskReader } from "../ports/task-store";
 
@@ -14,6 +15,8 @@ export interface ToolDeps {
   session: SessionControl;
   /** Market data (bundled offline data or the live provider chain with the D1 cache). */
   market: MarketData;
+  /** The caller's portfolio (scoped by `ToolContext.userId`). */
+  portfolio: PortfolioStore;
 }
 
 /** Per-call context: who is calling, from which session, and the turn's cancel signal. */

@@ -21,6 +21,10 @@ import { getMarketOverviewSpec } from "./specs/get-market-overview";
 import { intradayAnalysisSpec } from "./specs/intraday-analysis";
 import { marketRegimeSpec } from "./specs/market-regime";
 import { searchStockByNameSpec } from "./specs/search-stock-by-name";
+import { portfolioHandler } from "./handlers/portfolio";
+import { updatePortfolioHandler } from "./handlers/update-portfolio";
+import { portfolioSpec } from "./specs/portfolio";
+import { updatePortfolioSpec } from "./specs/update-portfolio";
 
 /** Every tool, in the order the model sees them. */
 export const TOOLS: readonly BoundTool[] = [
@@ -33,6 +37,8 @@ export const TOOLS: readonly BoundTool[] = [
   bindTool(getMarketHistorySpec, getMarketHistoryHandler),
   bindTool(marketRegimeSpec, marketRegimeHandler),
   bindTool(intradayAnalysisSpec, intradayAnalysisHandler),
+  bindTool(portfolioSpec, portfolioHandler),
+  bindTool(updatePortfolioSpec, updatePortfolioHandler),
 ];
 
 /** Looks a tool up by name. */

@@ -1,0 +1,23 @@
+/** `update_portfolio`: changes the user's holdings; always asks the user first. */
+import { z } from "zod";
+import { Position, PortfolioChange } from "../../contracts/portfolio";
+import { defineToolSpec } from "./define";
+
+/** The `update_portfolio` tool. */
+export const updatePortfolioSpec = defineToolSpec({
+  name: "update_portfolio",
+  title: { zh: "修改持仓", en: "Update portfolio" },
+  description:
+    "Changes the user's portfolio; the user approves first. action=add (code, shares, cost; optional name, buyDate, stop — adding to a holding averages the cost), update (code + any of shares, cost, buyDate, stop), remove (code), set_cash (freeCash), delete_records (codes or recordIds of trade records). Codes and names are checked against the market.",
+  input: PortfolioChange,
+  output: z.object({
+    success: z.boolean(),
+    message: z.string(),
+    freeCash: z.number(),
+    positionCount: z.number().int(),
+    positionsSummary: z.array(z.string()),
+    changed: Position.nullable(),
+    deletedRecords: z.number().int(),
+  }),
+  annotations: { readOnly: false, concurrencySafe: false, requiresApproval: true, background: false },
+});
