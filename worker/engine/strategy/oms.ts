@@ -69,7 +69,7 @@ export function decideOrders(o: {
       const why =
         h.close <= stop ? `close ${h.close} at or under stop ${stop}` : `phase ${h.phase}, health ${h.healthGrade}`;
       out.push({ ...base, action: "EXIT", priority: RANK.EXIT, shares: h.shares, reasons: [why, ...reasons] });
-    } else if ((h.healthGrade === "warning" || /^DIST/.test(h.phase ?? "")) && pnl > 0) {
+    } else if ((h.healthGrade === "warning" || (h.phase ?? "").startsWith("DIST")) && pnl > 0) {
       const trim = Math.floor(h.shares / 2 / OMS.lot) * OMS.lot;
       if (trim >= OMS.lot)
         out.push({
