@@ -27,6 +27,9 @@ export interface HarnessRun {
   result: TurnResult;
   chunks: UIMessageChunk[];
   appended: ModelMessage[];
+  compactions: { summary: string; coveredCount: number }[];
+  /** Head sizes passed to the memory flush before each summary. */
+  flushed: number[];
 }
 
 /** Runs one turn. */
@@ -40,9 +43,12 @@ export async function runHarnessTurn(opts: {
   limits?: Partial<TurnLimits>;
   onChunk?: (chunk: UIMessageChunk) => void;
   history?: ModelMessage[];
+  summary?: { text: string; coveredCount: number };
 }): Promise<HarnessRun> {
   const chunks: UIMessageChunk[] = [];
   const appended: ModelMessage[] = [];
+  const compactions: { summary: string; coveredCount: number }[] = [];
+  const flushed: number[] = [];
   let seq = 0;
   const result = await runTurn(
     {
@@ -51,6 +57,7 @@ export async function runHarnessTurn(opts: {
       messageId: "m_test",
       system: "You are a test.",
       history: [...(opts.history ?? []), { role: "user", content: opts.text }],
+      ...(opts.summary ? { summary: opts.summary } : {}),
       lang: /[\u3400-\u9fff]/.test(opts.text) ? "zh" : "en",
       signal: opts.signal ?? new AbortController().signal,
       ...(opts.limits ? { limits: opts.limits } : {}),
@@ -69,11 +76,13 @@ export async function runHarnessTurn(opts: {
         opts.onChunk?.(chunk);
       },
       onMessages: (m) => appended.push(...m),
+      onCompaction: (state) => compactions.push(state),
+      memoryFlush: { flushBeforeCompaction: async (input) => void flushed.push(input.head.length) },
       log: createLogger(() => {}),
       now: Date.now,
       newId: () => `id-${++seq}`,
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     },
   );
-  return { result, chunks, appended };
+  return { result, chunks, appended, compactions, flushed };
 }

@@ -20,7 +20,17 @@ import {
   type RoundUsage,
 } from "./stream-round";
 import { executeCalls, type ApprovalGate, type PendingCall, type ToolOutcome } from "./tool-executor";
-import { toolResultMessage } from "./transcript";
+import { compactIfNeeded, viewOf, type Transcript } from "./context/compaction";
+import { inferContextWindow } from "./context/model-metadata";
+import { fitToBudget, shrinkStaleResults } from "./context/shrink";
+import { extractiveSummarizer, modelSummarizer } from "./context/summarize";
+import { requestTokens } from "./context/tokens";
+import { outputKeysOf } from "./output-keys";
+import { toFlushMessage, toolResultMessage } from "./transcript";
+import type { MemoryFlush } from "../ports/memory-flush";
+
+/** Tokens kept free for the model's answer when fitting an oversized view. */
+const OUTPUT_RESERVE_TOKENS = 4_096;
 
 /** Seed 000: at most 15 tool rounds per turn. */
 export const MAX_TOOL_ROUNDS = 15;
@@ -34,6 +44,8 @@ export interface TurnLimits {
   turnMs: number;
   /** Retries of the same model after a retriable failure before any output (no fallback configured). */
   maxModelRetries: number;
+  /** LLM_CONTEXT_WINDOW; otherwise inferred from the active model's name. */
+  contextWindow?: number;
 }
 
 /** The defaults from the seeds. */
@@ -54,6 +66,10 @@ export interface TurnDeps {
   emit(chunk: UIMessageChunk): void;
   /** Model messages appended by the turn, as they become final (the session persists them). */
   onMessages(messages: ModelMessage[]): void;
+  /** A compaction happened: the first `coveredCount` transcript messages are now `summary`. */
+  onCompaction(state: { summary: string; coveredCount: number }): void;
+  /** Saves stable preferences before a head is summarised away. */
+  memoryFlush: MemoryFlush;
   log: Logger;
   now: Clock;
   newId(): string;
@@ -66,8 +82,12 @@ export interface TurnRequest {
   userId: string;
   messageId: string;
   system: string;
-  /** The conversation so far, ending with the user's message (or with unanswered tool calls when resuming). */
+  /**
+   * The conversation not yet covered by a summary, ending with the user's message (or with
+   * unanswered tool calls when resuming); `summary` covers the first `coveredCount` messages before it.
+   */
   history: ModelMessage[];
+  summary?: { text: string; coveredCount: number };
   lang: Lang;
   /**
    * Resuming a turn after an approval across DO eviction: the last round's calls still without a
@@ -152,7 +172,12 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
   };
   const tools = new Map(deps.tools.map((t) => [t.spec.name, t]));
   const schemas: ToolSet = toolSchemas(deps.tools);
-  const messages = [...req.history];
+  let transcript: Transcript = {
+    summary: req.summary?.text ?? null,
+    coveredCount: req.summary?.coveredCount ?? 0,
+    messages: [...req.history],
+  };
+  const keysOf = outputKeysOf(deps.tools);
   let active: NamedModel = deps.models.primary;
   let usage: RoundUsage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 };
   let rounds = 0;
@@ -168,7 +193,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     deps.emit(chunk);
   };
   const append = (...added: ModelMessage[]) => {
-    messages.push(...added);
+    transcript.messages.push(...added);
     deps.onMessages(added);
   };
   const finish = (
@@ -252,7 +277,44 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     if (timer !== undefined) clearTimeout(timer);
   }
 
+  /** Compaction and view shaping before a model call (seed 000 §4). */
+  async function prepareView(round: number): Promise<ModelMessage[]> {
+    const window = inferContextWindow(active.id, limits.contextWindow);
+    const outcome = await compactIfNeeded(transcript, {
+      system: req.system,
+      tools: schemas,
+      window,
+      lang: req.lang,
+      summarize: deps.models.offline ? extractiveSummarizer : modelSummarizer(active.model, signal),
+      beforeSummary: (head) =>
+        deps.memoryFlush.flushBeforeCompaction({
+          sessionId: req.sessionId,
+          userId: req.userId,
+          head: head.map(toFlushMessage),
+        }),
+    });
+    if (outcome.kind === "compacted") {
+      transcript = outcome.transcript;
+      deps.onCompaction({ summary: outcome.transcript.summary ?? "", coveredCount: outcome.transcript.coveredCount });
+      const { transcript: _, kind: __, ...figures } = outcome;
+      emit({ type: "data-compaction", data: { round, window, ...figures } });
+    } else if (outcome.kind === "failed") {
+      if (signal.aborted) throw signal.reason;
+      deps.log.warn("compaction_failed", { reason: outcome.reason });
+      emit({
+        type: "data-compaction",
+        data: { round, window, failed: true, reason: outcome.reason, tokensBefore: outcome.tokensBefore },
+      });
+    }
+    const view = round > 1 ? shrinkStaleResults(viewOf(transcript, req.lang), keysOf) : viewOf(transcript, req.lang);
+    const budget = window - requestTokens(req.system, schemas, []) - OUTPUT_RESERVE_TOKENS;
+    const fitted = fitToBudget(view, budget);
+    if (fitted.cut > 0) emit({ type: "data-compaction", data: { round, window, truncatedMessages: fitted.cut } });
+    return fitted.messages;
+  }
+
   async function modelRound(round: number): Promise<RoundResult> {
+    const messages = await prepareView(round);
     for (let attempt = 1; ; attempt++) {
       emit({ type: "data-model-start", data: { round, attempt, model: active.id } });
       try {

@@ -1,5 +1,6 @@
 /** Turns tool outcomes into the model's transcript: one tool message answering every call of a round. */
 import type { ModelMessage } from "ai";
+import type { FlushMessage } from "../ports/memory-flush";
 import type { ToolOutcome } from "./tool-executor";
 
 type ToolResultOutput = Extract<
@@ -33,4 +34,19 @@ export function withoutReasoning(messages: readonly ModelMessage[]): ModelMessag
       ? { ...m, content: m.content.filter((p) => p.type !== "reasoning") }
       : m,
   );
+}
+
+/** A model message as plain text for the memory flush (tool results as JSON text). */
+export function toFlushMessage(m: ModelMessage): FlushMessage {
+  if (typeof m.content === "string") return { role: m.role, text: m.content };
+  const text = m.content
+    .map((p) => {
+      if (p.type === "text") return p.text;
+      if (p.type === "tool-result") return JSON.stringify("value" in p.output ? p.output.value : p.output);
+      if (p.type === "tool-call") return `[${p.toolName}] ${JSON.stringify(p.input)}`;
+      return "";
+    })
+    .filter(Boolean)
+    .join("\n");
+  return { role: m.role, text };
 }

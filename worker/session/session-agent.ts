@@ -15,6 +15,7 @@ import { createLogger, type Logger } from "../lib/log";
 import { languageOf, type Lang } from "../runtime/errors";
 import { createModels } from "../runtime/model";
 import { buildSystemPrompt } from "../runtime/prompts/system";
+import { noopMemoryFlushUntilMemoryExists } from "../runtime/context/noop-memory-flush";
 import { runTurn, type TurnResult } from "../runtime/run-turn";
 import type { ApprovalDecision, ApprovalGate } from "../runtime/tool-executor";
 import { withoutReasoning } from "../runtime/transcript";
@@ -309,10 +310,14 @@ export class SessionAgent extends Agent<Env> {
     this.hub.broadcast(sseFrame(idx, json));
   }
 
-  private history(turnId: string): ModelMessage[] {
+  /** The model's transcript: messages after the compaction summary (reasoning kept only for this turn). */
+  private history(turnId: string): { history: ModelMessage[]; summary?: { text: string; coveredCount: number } } {
     const rows = this.turns.modelMessages();
-    const earlier = withoutReasoning(rows.filter((r) => r.turnId !== turnId).map((r) => r.message));
-    return [...earlier, ...rows.filter((r) => r.turnId === turnId).map((r) => r.message)];
+    const all = rows.map((r) => (r.turnId === turnId ? r.message : (withoutReasoning([r.message])[0] ?? r.message)));
+    const meta = this.store.meta();
+    const covered = Math.min(meta?.compactedThrough ?? 0, all.length);
+    if (!meta?.compactionSummary || covered === 0) return { history: all };
+    return { history: all.slice(covered), summary: { text: meta.compactionSummary, coveredCount: covered } };
   }
 
   private gate(turnId: string, live: LiveTurn): ApprovalGate {
@@ -365,10 +370,14 @@ export class SessionAgent extends Agent<Env> {
         userId,
         messageId: turn.assistantMessageId,
         system: buildSystemPrompt({ now: Date.now() }),
-        history: this.history(turn.id),
+        ...this.history(turn.id),
         lang: turn.lang as Lang,
         signal: live.controller.signal,
-        limits: { chunkIdleMs: config.idleTimeoutMs, turnMs: config.turnTimeoutMs },
+        limits: {
+          chunkIdleMs: config.idleTimeoutMs,
+          turnMs: config.turnTimeoutMs,
+          ...(config.contextWindowOverride ? { contextWindow: config.contextWindowOverride } : {}),
+        },
         ...(resume ? { resume } : {}),
       },
       {
@@ -384,6 +393,8 @@ export class SessionAgent extends Agent<Env> {
         gate: this.gate(turn.id, live),
         emit: (chunk) => this.emit(turn.id, chunk),
         onMessages: (messages) => this.turns.appendModelMessages(turn.id, messages),
+        onCompaction: (state) => this.store.setCompaction(state.summary, state.coveredCount),
+        memoryFlush: noopMemoryFlushUntilMemoryExists,
         log,
         now: Date.now,
         newId: () => newId("a_"),

@@ -47,6 +47,19 @@ export class SessionStore {
     this.db.update(schema.sessionMeta).set({ title }).run();
   }
 
+  /** Records a compaction: the first `coveredCount` model messages are now `summary`. */
+  setCompaction(summary: string, coveredCount: number): void {
+    const m = schema.sessionMeta;
+    this.db
+      .update(m)
+      .set({
+        compactionSummary: summary,
+        compactedThrough: coveredCount,
+        compactionCount: sql`${m.compactionCount} + 1`,
+      })
+      .run();
+  }
+
   /** Adds a turn's token usage to the session totals. */
   addUsage(u: { inputTokens: number; outputTokens: number; reasoningTokens: number; cachedInputTokens: number }): void {
     const m = schema.sessionMeta;

@@ -127,22 +127,24 @@ const DEFAULT_CHUNK_SIZE = 8;
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /**
- * Rough token estimate used when a script doesn't give usage: ceil(chars / 4).
+ * Rough token estimate used when a script doesn't give usage, shaped like real BPE tokenizers on
+ * mixed text: one token per CJK character, one per four other characters.
  * @param text any string
  */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  const cjk = text.match(/[\u3000-\u9fff\uff00-\uffef]/g)?.length ?? 0;
+  return cjk + Math.ceil((text.length - cjk) / 4);
 }
 
 /**
- * The `prompt_tokens` the server reports when a response doesn't script it:
- * ceil((chars(JSON.stringify(messages)) + chars(JSON.stringify(tools))) / 4).
+ * The `prompt_tokens` the server reports when a response doesn't script it: `estimateTokens` over
+ * the JSON of the messages and the tools exactly as they arrived on the wire.
  * Deterministic, so tests can compare it with the app's own estimate.
  * @param body a chat-completions request body
  */
 export function estimatePromptTokens(body: Pick<ChatRequestBody, "messages" | "tools">): number {
-  const toolsChars = body.tools === undefined ? 0 : JSON.stringify(body.tools).length;
-  return Math.ceil((JSON.stringify(body.messages).length + toolsChars) / 4);
+  const tools = body.tools === undefined ? "" : JSON.stringify(body.tools);
+  return estimateTokens(JSON.stringify(body.messages) + tools);
 }
 
 interface OpenAIUsage {
