@@ -5,6 +5,7 @@
  */
 import { parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
+import type { SessionAgent } from "../../worker/session/session-agent";
 import { testEnv } from "./test-env";
 import {
   call,
@@ -448,10 +449,7 @@ describe("system notifications", () => {
       { text: "Your screening finished: 3 candidates." },
     ]);
     const running = await postJson(`/api/sessions/${id}/messages`, { text: `screen ${key}` });
-    const stub = await getAgentByName<Env, import("../../worker/session/session-agent").SessionAgent>(
-      testEnv.SessionAgent,
-      id,
-    );
+    const stub = await getAgentByName<Env, SessionAgent>(testEnv.SessionAgent, id);
     expect(await stub.notify({ id: "task_1", text: `Screening task_1 succeeded: 3 candidates ${key}` })).toEqual({
       queued: true,
     });
