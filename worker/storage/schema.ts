@@ -177,3 +177,45 @@ export const rateWindows = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.window] })],
 );
+
+/**
+ * L4 signals of screening runs and their cross-day tracking (pending → confirmed / expired): one row
+ * per symbol, trigger type and signal day; later runs update the status.
+ */
+export const signals = sqliteTable(
+  "signals",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id").notNull(),
+    taskId: text("task_id").notNull(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    signalType: text("signal_type").notNull(),
+    signalDate: text("signal_date").notNull(),
+    status: text("status", { enum: ["pending", "confirmed", "expired"] }).notNull(),
+    ttlDays: integer("ttl_days").notNull(),
+    score: real("score").notNull().default(0),
+    snapClose: real("snap_close").notNull(),
+    regime: text("regime"),
+    industry: text("industry"),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("signals_owner_date").on(t.ownerId, t.signalDate)],
+);
+
+/** Symbols a screening run handed to a report (WyckoffAgent's recommendations), with the price then. */
+export const recommendations = sqliteTable(
+  "recommendations",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id").notNull(),
+    taskId: text("task_id").notNull(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    recommendDate: text("recommend_date").notNull(),
+    recommendPrice: real("recommend_price").notNull(),
+    camp: text("camp"),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("recommendations_owner_date").on(t.ownerId, t.recommendDate)],
+);
