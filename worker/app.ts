@@ -11,7 +11,13 @@ import { consoleSink } from "./console-sink";
 import { createLogger } from "./lib/log";
 import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
-import { identify } from "./http/identity";
+import { crossOrigin } from "./http/cors";
+import { createIdentify } from "./http/identity";
+import { rateLimit } from "./http/rate-limit";
+import { accountRoutes } from "./routes/account";
+import { adminRoutes } from "./routes/admin";
+import { portfolioRoutes } from "./routes/portfolio";
+import { sessionShareRoutes, shareOwnerRoutes, shareReadRoutes } from "./routes/shares";
 import { analyzeRoutes } from "./routes/analyze";
 import { healthRoutes } from "./routes/health";
 import { marketRoutes } from "./routes/market";
@@ -20,8 +26,8 @@ import { sessionRoutes } from "./routes/sessions";
 /** Largest request body accepted by the API (bytes); 5,000 bars of OHLCV fit well inside. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-/** Builds the app. */
-export function createApp(): Hono<AppEnv> {
+/** Builds the app. `fetch` reaches outside services the edge itself calls (the Access key set); tests inject one. */
+export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(requestId());
   app.use(async (c, next) => {
@@ -41,8 +47,17 @@ export function createApp(): Hono<AppEnv> {
       },
     }),
   );
+  app.use("/api/*", crossOrigin);
   app.route("/api/health", healthRoutes);
-  app.use("/api/*", identify);
+  // Before identity: admin routes answer to ADMIN_TOKEN, share links to their capability token.
+  app.route("/api/admin", adminRoutes);
+  app.route("/api/shares", shareReadRoutes);
+  app.use("/api/*", createIdentify(opts.fetch ? { fetch: opts.fetch } : {}));
+  app.post("/api/sessions/:id/messages", rateLimit("turns"));
+  app.route("/api", accountRoutes);
+  app.route("/api/shares", shareOwnerRoutes);
+  app.route("/api/sessions", sessionShareRoutes);
+  app.route("/api/portfolio", portfolioRoutes);
   app.route("/api/analyze", analyzeRoutes);
   app.route("/api/market", marketRoutes);
   app.route("/api/sessions", sessionRoutes);

@@ -5,5 +5,13 @@ import type { Logger } from "../lib/log";
 /** Hono generics for this app. */
 export type AppEnv = {
   Bindings: Env;
-  Variables: { config: Config; log: Logger; requestId: string; userId: string };
+  Variables: {
+    config: Config;
+    log: Logger;
+    requestId: string;
+    /** The signed-in user (set by `identify`). */
+    userId: string;
+    /** The API token the request came with (`AUTH_MODE=token`), else null. */
+    tokenId: string | null;
+  };
 };

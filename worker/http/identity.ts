@@ -1,27 +1,37 @@
 /**
- * Who is calling. `local` mode (the default) has one owner and no login, so it serves loopback
- * clients only: a request whose `CF-Connecting-IP` is not a loopback address is refused (on
- * Cloudflare every request carries it). The `token` and `access` modes belong to the Identity issue;
- * until they land, a server set to them refuses every API request with 401 and says why.
+ * Who is calling (`AUTH_MODE`). `local`: one owner, no login, loopback clients only (on Cloudflare
+ * every request carries `CF-Connecting-IP`). `token`: `Authorization: Bearer <API token>`, looked up
+ * by its SHA-256. `access`: the Cloudflare Access JWT, verified against the team's key set. In every
+ * mode a share-link token is refused as an identity: share links only ever read.
  */
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { AppError } from "../lib/app-error";
 import { isLoopback } from "../lib/net";
+import { createDb } from "../storage/db";
+import { D1ApiTokens } from "../storage/api-token-repo";
+import { accessJwtOf, createAccessVerifier, type AccessVerifier } from "./access-jwt";
 import type { AppEnv } from "./app-env";
+import { bearerOf, SHARE_TOKEN_PREFIX, sha256Hex } from "./secrets";
 
 /** The single owner of a `local`-mode installation. */
 export const LOCAL_OWNER = "local";
 
-/** Sets `c.var.userId` or refuses the request. */
-export const identify = createMiddleware<AppEnv>(async (c, next) => {
-  const mode = c.var.config.authMode;
-  if (mode !== "local") {
-    throw new AppError(
-      "unauthorized",
-      401,
-      `AUTH_MODE=${mode} is not supported by this build yet; use AUTH_MODE=local`,
-    );
+/** Runs `work` after the response when the runtime allows it, else before answering. */
+export async function afterResponse(c: Context, work: Promise<unknown>): Promise<void> {
+  let ctx: ExecutionContext | undefined;
+  try {
+    ctx = c.executionCtx as ExecutionContext;
+  } catch {
+    ctx = undefined;
   }
+  if (ctx) ctx.waitUntil(work);
+  else await work;
+}
+
+/** In `local` mode, refuses a client that is not on loopback (any mode else: no-op). */
+export function assertLocalClient(c: Context<AppEnv>): void {
+  if (c.var.config.authMode !== "local") return;
   const client = c.req.header("cf-connecting-ip");
   if (client !== undefined && !isLoopback(client)) {
     throw new AppError(
@@ -30,6 +40,65 @@ export const identify = createMiddleware<AppEnv>(async (c, next) => {
       "AUTH_MODE=local serves loopback clients only; configure AUTH_MODE=token or access",
     );
   }
-  c.set("userId", LOCAL_OWNER);
-  await next();
-});
+}
+
+function unauthorized(c: Context, message: string, scheme: string): AppError {
+  c.header("www-authenticate", scheme);
+  return new AppError("unauthorized", 401, message);
+}
+
+async function byToken(c: Context<AppEnv>): Promise<{ userId: string; tokenId: string }> {
+  const token = bearerOf(c.req.header("authorization"));
+  if (!token) throw unauthorized(c, "sign in: send Authorization: Bearer <API token>", "Bearer");
+  const tokens = new D1ApiTokens(createDb(c.env.DB));
+  // Always hash and look up, so unknown, revoked and malformed tokens take one path.
+  const row = await tokens.findByHash(await sha256Hex(token));
+  if (!row) throw unauthorized(c, "invalid or revoked API token", 'Bearer error="invalid_token"');
+  const now = Date.now();
+  if (D1ApiTokens.stale(row.lastUsedAt, now)) await afterResponse(c, tokens.touch(row.id, now));
+  return { userId: row.userId, tokenId: row.id };
+}
+
+/** Builds the identity middleware; `fetch` reaches the Access key set (tests inject a local one). */
+export function createIdentify(opts: { fetch?: typeof fetch } = {}) {
+  const fetchImpl = opts.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  const verifiers = new Map<string, AccessVerifier>();
+  const verifierFor = (s: { issuer: string; audience: string; jwksUrl: string }): AccessVerifier => {
+    const key = `${s.issuer} ${s.audience} ${s.jwksUrl}`;
+    let v = verifiers.get(key);
+    if (!v) verifiers.set(key, (v = createAccessVerifier(s, fetchImpl)));
+    return v;
+  };
+
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const config = c.var.config;
+    const bearer = bearerOf(c.req.header("authorization"));
+    if (bearer?.startsWith(SHARE_TOKEN_PREFIX)) {
+      throw new AppError(
+        "forbidden",
+        403,
+        "a share link is read-only: it opens GET /api/shares/:token and nothing else",
+      );
+    }
+    if (config.authMode === "local") {
+      assertLocalClient(c);
+      c.set("userId", LOCAL_OWNER);
+      c.set("tokenId", null);
+    } else if (config.authMode === "token") {
+      const who = await byToken(c);
+      c.set("userId", who.userId);
+      c.set("tokenId", who.tokenId);
+    } else {
+      const jwt = accessJwtOf(c.req);
+      if (!jwt || !config.access) throw unauthorized(c, "sign in through Cloudflare Access", "Cf-Access");
+      const verdict = await verifierFor(config.access)(jwt);
+      if (!verdict.ok) throw unauthorized(c, verdict.reason, "Cf-Access");
+      c.set("userId", verdict.user);
+      c.set("tokenId", null);
+    }
+    await next();
+  });
+}
+
+/** The identity middleware with the global `fetch`. */
+export const identify = createIdentify();

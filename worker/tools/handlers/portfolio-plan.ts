@@ -99,7 +99,7 @@ export function planChange(current: Portfolio, change: ResolvedChange, nowIso: s
     }
     case "update": {
       if (!change.resolved || !held)
-        return err("not_found", `no position in ${change.resolved?.code ?? change.code ?? "?"} to update`, {
+        return err("not_found", `code: no position in ${change.resolved?.code ?? change.code ?? "?"} to update`, {
           field: "code",
         });
       const next: PositionWrite = {
@@ -133,7 +133,7 @@ export function planChange(current: Portfolio, change: ResolvedChange, nowIso: s
     }
     case "remove": {
       if (!change.resolved || !held)
-        return err("not_found", `no position in ${change.resolved?.code ?? change.code ?? "?"} to remove`, {
+        return err("not_found", `code: no position in ${change.resolved?.code ?? change.code ?? "?"} to remove`, {
           field: "code",
         });
       return finish(

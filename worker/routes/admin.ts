@@ -1,0 +1,66 @@
+/**
+ * Admin routes (`/api/admin/*`): create, list and revoke users' API tokens. They answer only to
+ * `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time; with no ADMIN_TOKEN set they are
+ * refused. A created token is shown once; only its SHA-256 is stored.
+ */
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import { CreateAdminTokenBody, type ApiTokenList, type CreatedApiToken } from "../contracts/identity";
+import type { AppEnv } from "../http/app-env";
+import { readJson } from "../http/read-json";
+import { API_TOKEN_PREFIX, bearerOf, newId, newSecret, sameSecret, sha256Hex } from "../http/secrets";
+import { AppError } from "../lib/app-error";
+import { createDb } from "../storage/db";
+import { D1ApiTokens } from "../storage/api-token-repo";
+
+const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  const expected = c.var.config.adminToken;
+  if (!expected) throw new AppError("forbidden", 403, "admin routes are disabled: set the ADMIN_TOKEN secret");
+  const given = bearerOf(c.req.header("authorization"));
+  if (!given || !(await sameSecret(given, expected))) {
+    c.header("www-authenticate", "Bearer");
+    throw new AppError("unauthorized", 401, "admin routes need Authorization: Bearer <ADMIN_TOKEN>");
+  }
+  await next();
+});
+
+/** Issues a token for `user` (admin or self-service) and returns it once. */
+export async function issueToken(
+  db: D1Database,
+  entry: { user: string; label: string; createdBy: "admin" | "user" },
+): Promise<CreatedApiToken> {
+  const token = newSecret(API_TOKEN_PREFIX);
+  const id = newId("tk_");
+  await new D1ApiTokens(createDb(db)).insert({
+    id,
+    userId: entry.user,
+    label: entry.label,
+    tokenHash: await sha256Hex(token),
+    createdBy: entry.createdBy,
+    now: Date.now(),
+  });
+  return { id, user: entry.user, label: entry.label, token };
+}
+
+/** Admin routes, mounted at /api/admin before the identity middleware. */
+export const adminRoutes = new Hono<AppEnv>()
+  .use(requireAdmin)
+  .get("/tokens", async (c) => {
+    const user = c.req.query("user");
+    const tokens = await new D1ApiTokens(createDb(c.env.DB)).list(user || undefined);
+    return c.json({ tokens } satisfies ApiTokenList);
+  })
+  .post("/tokens", async (c) => {
+    const body = await readJson(c, CreateAdminTokenBody);
+    const created = await issueToken(c.env.DB, { user: body.user, label: body.label ?? "", createdBy: "admin" });
+    c.var.log.info("token_created", { tokenId: created.id, by: "admin" });
+    return c.json(created satisfies CreatedApiToken, 201);
+  })
+  .delete("/tokens/:id", async (c) => {
+    const id = c.req.param("id");
+    if (!(await new D1ApiTokens(createDb(c.env.DB)).revoke(id))) {
+      throw new AppError("not_found", 404, `token ${id} not found`);
+    }
+    c.var.log.info("token_revoked", { tokenId: id, by: "admin" });
+    return c.body(null, 204);
+  });

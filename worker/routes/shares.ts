@@ -1,0 +1,110 @@
+/**
+ * Share links. Anyone holding a share token reads that one session (`GET /api/shares/:token`) and
+ * watches its running turn (`…/stream?from=N`) — nothing else: no writes, memory, traces, portfolio
+ * or spilled results. The owner creates (`POST /api/sessions/:id/share`), lists and revokes them.
+ * Wrong, revoked and expired tokens answer the same 404 through the same path (hash, one lookup).
+ */
+import { getAgentByName } from "agents";
+import { Hono, type Context } from "hono";
+import { StreamQuery } from "../contracts/api";
+import { CreateShareBody, type CreatedShare, type ShareList } from "../contracts/share";
+import type { AppEnv } from "../http/app-env";
+import { assertLocalClient } from "../http/identity";
+import { readJson } from "../http/read-json";
+import { newId, newSecret, SHARE_TOKEN_PREFIX, sha256Hex } from "../http/secrets";
+import { AppError } from "../lib/app-error";
+import { isWellFormedId } from "../lib/ids";
+import type { SessionAgent } from "../session/session-agent";
+import { createDb } from "../storage/db";
+import { D1SessionIndex } from "../storage/session-index-repo";
+import { D1Shares, type LiveShare } from "../storage/share-repo";
+import { SSE_HEADERS } from "./sessions";
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** One answer for every token that does not open a live share. */
+function noShare(): AppError {
+  return new AppError("not_found", 404, "share link not found: it may have been revoked or have expired");
+}
+
+async function liveShare(c: Context<AppEnv>): Promise<LiveShare> {
+  assertLocalClient(c);
+  const token = c.req.param("token") ?? "";
+  const share = await new D1Shares(createDb(c.env.DB)).findLive(await sha256Hex(token), Date.now());
+  if (!share) throw noShare();
+  return share;
+}
+
+const stubOf = (c: Context<AppEnv>, sessionId: string) =>
+  getAgentByName<Env, SessionAgent>(c.env.SessionAgent, sessionId);
+
+/** Read-only share routes (no identity), mounted at /api/shares before the identity middleware. */
+export const shareReadRoutes = new Hono<AppEnv>()
+  .get("/:token", async (c) => {
+    const share = await liveShare(c);
+    const detail = await (await stubOf(c, share.sessionId)).snapshotJson();
+    if (detail === null || !detail.startsWith("{")) throw noShare();
+    const shared = {
+      readOnly: true,
+      expiresAt: share.expiresAt === null ? null : new Date(share.expiresAt).toISOString(),
+    };
+    return c.body(`{"shared":${JSON.stringify(shared)},${detail.slice(1)}`, 200, {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "private, no-store",
+      "x-robots-tag": "noindex",
+    });
+  })
+  .get("/:token/stream", async (c) => {
+    const share = await liveShare(c);
+    const query = StreamQuery.safeParse(c.req.query());
+    if (!query.success) throw new AppError("invalid_input", 400, query.error.issues[0]?.message ?? "invalid query");
+    const stream = await (await stubOf(c, share.sessionId)).openStream(query.data.from ?? 0);
+    return new Response(stream, { headers: SSE_HEADERS });
+  });
+
+/** The owner's share management, mounted at /api/shares after the identity middleware. */
+export const shareOwnerRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    const shares = await new D1Shares(createDb(c.env.DB)).list(c.var.userId, Date.now());
+    return c.json({ shares } satisfies ShareList);
+  })
+  .delete("/:key", async (c) => {
+    const key = c.req.param("key");
+    const repo = new D1Shares(createDb(c.env.DB));
+    const revoked = isWellFormedId(key, "sh_")
+      ? await repo.revoke(c.var.userId, { id: key })
+      : await repo.revoke(c.var.userId, { tokenHash: await sha256Hex(key) });
+    if (!revoked) throw noShare();
+    c.var.log.info("share_revoked", {});
+    return c.body(null, 204);
+  });
+
+/** `POST /api/sessions/:id/share`, mounted at /api/sessions after the identity middleware. */
+export const sessionShareRoutes = new Hono<AppEnv>().post("/:id/share", async (c) => {
+  const id = c.req.param("id");
+  const missing = new AppError("not_found", 404, `session ${id} not found`);
+  if (!isWellFormedId(id, "s_")) throw missing;
+  if (!(await new D1SessionIndex(createDb(c.env.DB)).get(c.var.userId, id))) throw missing;
+  const body = await readJson(c, CreateShareBody);
+  const now = Date.now();
+  const token = newSecret(SHARE_TOKEN_PREFIX);
+  const share = {
+    id: newId("sh_"),
+    ownerId: c.var.userId,
+    sessionId: id,
+    expiresAt: body.expiresInHours ? now + body.expiresInHours * HOUR_MS : null,
+  };
+  await new D1Shares(createDb(c.env.DB)).insert({ ...share, tokenHash: await sha256Hex(token), now });
+  c.var.log.info("share_created", { sessionId: id, shareId: share.id });
+  const url = `${new URL(c.req.url).origin}/s/${token}`;
+  return c.json(
+    {
+      id: share.id,
+      token,
+      url,
+      sessionId: id,
+      expiresAt: share.expiresAt === null ? null : new Date(share.expiresAt).toISOString(),
+    } satisfies CreatedShare,
+    201,
+  );
+});
