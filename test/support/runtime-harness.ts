@@ -7,6 +7,7 @@ import { createLogger } from "../../worker/lib/log";
 import type { ModelChain } from "../../worker/runtime/model";
 import { runTurn, type TurnLimits, type TurnResult } from "../../worker/runtime/run-turn";
 import type { ApprovalDecision } from "../../worker/runtime/tool-executor";
+import type { SpillStore } from "../../worker/ports/spill-store";
 import type { BoundTool } from "../../worker/tools/bind";
 import type { ToolDeps } from "../../worker/tools/deps";
 import { TOOLS } from "../../worker/tools/registry";
@@ -44,6 +45,7 @@ export async function runHarnessTurn(opts: {
   onChunk?: (chunk: UIMessageChunk) => void;
   history?: ModelMessage[];
   summary?: { text: string; coveredCount: number };
+  spills?: SpillStore;
 }): Promise<HarnessRun> {
   const chunks: UIMessageChunk[] = [];
   const appended: ModelMessage[] = [];
@@ -53,6 +55,7 @@ export async function runHarnessTurn(opts: {
   const result = await runTurn(
     {
       sessionId: "s_test",
+      turnId: "t_test",
       userId: "local",
       messageId: "m_test",
       system: "You are a test.",
@@ -78,6 +81,7 @@ export async function runHarnessTurn(opts: {
       onMessages: (m) => appended.push(...m),
       onCompaction: (state) => compactions.push(state),
       memoryFlush: { flushBeforeCompaction: async (input) => void flushed.push(input.head.length) },
+      spills: opts.spills,
       log: createLogger(() => {}),
       now: Date.now,
       newId: () => `id-${++seq}`,

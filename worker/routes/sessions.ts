@@ -93,6 +93,12 @@ export const sessionRoutes = new Hono<AppEnv>()
     c.var.log.info("session_deleted", { sessionId: id });
     return c.body(null, 204);
   })
+  .get("/:id/spills/:turnId/:callId", async (c) => {
+    const { stub } = await ownedSession(c);
+    const text = await stub.readSpill(c.req.param("turnId"), c.req.param("callId"));
+    if (text === null) throw new AppError("not_found", 404, "no spilled result with that reference");
+    return c.body(text, 200, { "content-type": "application/json; charset=utf-8" });
+  })
   .post("/:id/messages", async (c) => {
     const { id, stub, index } = await ownedSession(c);
     const body = await readJson(c, SendMessageBody);

@@ -26,8 +26,17 @@ import { fitToBudget, shrinkStaleResults } from "./context/shrink";
 import { extractiveSummarizer, modelSummarizer } from "./context/summarize";
 import { requestTokens } from "./context/tokens";
 import { outputKeysOf } from "./output-keys";
-import { toFlushMessage, toolResultMessage } from "./transcript";
+import { canonicalArgs, detectDoomLoop, DOOM_LOOP_WINDOW, type SeenCall } from "./guards/doom-loop";
+import {
+  correctiveMessage,
+  expectationFor,
+  isPlanOnly,
+  MAX_GUARD_RETRIES,
+  unverifiedWarning,
+} from "./guards/loop-guard";
+import { lastUserText, recentTexts, toFlushMessage, toolResultMessage } from "./transcript";
 import type { MemoryFlush } from "../ports/memory-flush";
+import type { SpillStore } from "../ports/spill-store";
 
 /** Tokens kept free for the model's answer when fitting an oversized view. */
 const OUTPUT_RESERVE_TOKENS = 4_096;
@@ -70,6 +79,8 @@ export interface TurnDeps {
   onCompaction(state: { summary: string; coveredCount: number }): void;
   /** Saves stable preferences before a head is summarised away. */
   memoryFlush: MemoryFlush;
+  /** Where oversized tool results go (R2); undefined keeps only a preview. */
+  spills: SpillStore | undefined;
   log: Logger;
   now: Clock;
   newId(): string;
@@ -79,6 +90,7 @@ export interface TurnDeps {
 /** What to run. */
 export interface TurnRequest {
   sessionId: string;
+  turnId: string;
   userId: string;
   messageId: string;
   system: string;
@@ -214,7 +226,40 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     emit({ type: "finish", finishReason, messageMetadata: metadata });
     return { status, rounds, usage, modelId: active.id, ...(error !== undefined ? { error } : {}) };
   };
-  const runTools = async (calls: PendingCall[], done: ToolOutcome[] = [], order?: string[]) => {
+  // Guards (seed 000 §6): the calls seen this turn (doom-loop window) and the tool the question requires.
+  const seen: SeenCall[] = [];
+  const called = new Set<string>();
+  const userText = lastUserText(req.history);
+  const expectation = req.resume
+    ? undefined
+    : expectationFor(userText, recentTexts(req.history), new Set(tools.keys()));
+  let guardRetries = 0;
+
+  /** Splits a round's calls at the first doom-looping one: that call and the rest get errors. */
+  const doomLoopErrors = (calls: PendingCall[]): { run: PendingCall[]; refused: ToolOutcome[] } => {
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i] as PendingCall;
+      const verdict = detectDoomLoop(seen, { toolName: call.toolName, args: canonicalArgs(call.input) });
+      if (verdict.tripped) {
+        emit({
+          type: "data-guard",
+          data: { kind: "doom_loop", tool: call.toolName, how: verdict.how, count: verdict.count },
+        });
+        const refused = calls.slice(i).map((c): ToolOutcome => {
+          const message = `doom loop: ${c.toolName} was called with the same arguments ${verdict.count} times in the last ${DOOM_LOOP_WINDOW} calls; the batch was stopped. Change the approach or answer with what you have.`;
+          emit({ type: "tool-output-error", toolCallId: c.toolCallId, errorText: `doom_loop: ${message}` });
+          return { toolCallId: c.toolCallId, toolName: c.toolName, kind: "error", code: "doom_loop", message };
+        });
+        return { run: calls.slice(0, i), refused };
+      }
+      seen.push({ toolName: call.toolName, args: canonicalArgs(call.input) });
+    }
+    return { run: calls, refused: [] };
+  };
+
+  const runTools = async (requested: PendingCall[], done: ToolOutcome[] = [], order?: string[]) => {
+    for (const c of requested) called.add(c.toolName);
+    const { run: calls, refused } = doomLoopErrors(requested);
     const fresh: ToolOutcome[] = await executeCalls(
       calls,
       {
@@ -225,11 +270,13 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
         emit,
         newId: deps.newId,
         log: deps.log,
+        spill: { store: deps.spills, turnId: req.turnId },
       },
       signal,
     );
-    const all = [...done, ...fresh];
-    if (order) all.sort((a, b) => order.indexOf(a.toolCallId) - order.indexOf(b.toolCallId));
+    const all = [...done, ...fresh, ...refused];
+    const sequence = order ?? requested.map((c) => c.toolCallId);
+    all.sort((a, b) => sequence.indexOf(a.toolCallId) - sequence.indexOf(b.toolCallId));
     append(toolResultMessage(all));
   };
 
@@ -242,7 +289,28 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       usage = addUsage(usage, round.usage);
       emit({ type: "data-usage", data: { round: rounds, ...round.usage, total: usage } });
       append(assistantMessage(round));
-      if (round.calls.length === 0) return finish("done", "stop");
+      if (round.calls.length === 0) {
+        if (!expectation || called.has(expectation.tool)) return finish("done", "stop");
+        if (guardRetries < MAX_GUARD_RETRIES) {
+          guardRetries++;
+          const planOnly = isPlanOnly(round.text);
+          emit({
+            type: "data-retry",
+            data: { round: rounds, reason: "loop_guard", tool: expectation.tool, attempt: guardRetries, planOnly },
+          });
+          append({ role: "user", content: correctiveMessage(expectation, planOnly, req.lang) });
+          continue;
+        }
+        const warning = unverifiedWarning(expectation, req.lang);
+        emit({
+          type: "data-guard",
+          data: { kind: "loop_guard", tool: expectation.tool, placement: "prefix", text: warning },
+        });
+        emit({ type: "text-start", id: "guard-warning" });
+        emit({ type: "text-delta", id: "guard-warning", delta: `\n\n${warning}` });
+        emit({ type: "text-end", id: "guard-warning" });
+        return finish("done", "stop");
+      }
       await runTools(round.calls);
     }
     emit({ type: "text-start", id: "rounds-exceeded" });

@@ -8,11 +8,11 @@ import type { UIMessageChunk } from "ai";
 import type { Logger } from "../lib/log";
 import type { BoundTool } from "../tools/bind";
 import type { ToolContext, ToolDeps } from "../tools/deps";
+import type { SpillStore } from "../ports/spill-store";
+import { spillIfLarge, spillKey } from "./context/spill";
 
 /** Most calls run at once in one parallel batch (seed 000). */
 export const MAX_PARALLEL_TOOLS = 5;
-/** A single tool result larger than this (serialised characters) is cut, with a note (seed 001). */
-export const MAX_TOOL_RESULT_CHARS = 200_000;
 
 /** A call the model made. `inputError` is set when its arguments were not valid JSON. */
 export interface PendingCall {
@@ -58,6 +58,8 @@ export interface ExecutorEnv {
   emit(chunk: UIMessageChunk): void;
   newId(): string;
   log: Logger;
+  /** Where results over 50,000 characters go (keyed by `spillKey(sessionId, turnId, callId)`). */
+  spill: { store: SpillStore | undefined; turnId: string };
 }
 
 /** Splits calls into batches: runs of concurrency-safe calls (≤ 5 each) and single unsafe calls, in order. */
@@ -77,17 +79,6 @@ export function partitionCalls<T>(calls: readonly T[], isSafe: (call: T) => bool
     }
   }
   return batches;
-}
-
-function capOutput(output: unknown): unknown {
-  const text = JSON.stringify(output) ?? "null";
-  if (text.length <= MAX_TOOL_RESULT_CHARS) return output;
-  return {
-    truncated: true,
-    totalChars: text.length,
-    preview: text.slice(0, 8_000),
-    note: `result cut at ${MAX_TOOL_RESULT_CHARS} characters`,
-  };
 }
 
 function issuesText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
@@ -130,7 +121,11 @@ async function runOne(call: PendingCall, env: ExecutorEnv, signal: AbortSignal):
     const result = await bound.handler(parsed.data, env.deps, { ...env.context, toolCallId, signal });
     env.log.info("tool_end", { tool: toolName, ok: result.ok, ms: Date.now() - started });
     if (!result.ok) return fail(result.error.code, result.error.message);
-    const output = capOutput(result.value);
+    const output = await spillIfLarge(
+      result.value,
+      spillKey(env.context.sessionId, env.spill.turnId, toolCallId),
+      env.spill.store,
+    );
     env.emit({ type: "tool-output-available", toolCallId, output });
     return { toolCallId, toolName, kind: "ok", output };
   } catch (error) {

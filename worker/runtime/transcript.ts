@@ -50,3 +50,24 @@ export function toFlushMessage(m: ModelMessage): FlushMessage {
     .join("\n");
   return { role: m.role, text };
 }
+
+function plainText(m: ModelMessage): string {
+  if (typeof m.content === "string") return m.content;
+  return m.content.map((p) => (p.type === "text" ? p.text : "")).join("");
+}
+
+/** The text of the last user message (the question of the turn). */
+export function lastUserText(messages: readonly ModelMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i]?.role === "user") return plainText(messages[i] as ModelMessage);
+  return "";
+}
+
+/** The texts of the last few user/assistant messages before the current question (for follow-ups). */
+export function recentTexts(messages: readonly ModelMessage[], count = 6): string[] {
+  return messages
+    .slice(0, -1)
+    .filter((m) => m.role === "user" || m.role === "assistant")
+    .slice(-count)
+    .map(plainText);
+}

@@ -16,6 +16,7 @@ import { languageOf, type Lang } from "../runtime/errors";
 import { createModels } from "../runtime/model";
 import { buildSystemPrompt } from "../runtime/prompts/system";
 import { noopMemoryFlushUntilMemoryExists } from "../runtime/context/noop-memory-flush";
+import { spillKey } from "../runtime/context/spill";
 import { runTurn, type TurnResult } from "../runtime/run-turn";
 import type { ApprovalDecision, ApprovalGate } from "../runtime/tool-executor";
 import { withoutReasoning } from "../runtime/transcript";
@@ -23,6 +24,7 @@ import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { createMarketData } from "../market/create-market-data";
 import { D1TaskRepo } from "../storage/task-repo";
+import { R2SpillStore } from "../storage/r2-spill-store";
 import { D1PortfolioStore } from "../storage/portfolio-repo";
 import type { SessionControl } from "../ports/session-control";
 import { findTool, TOOLS } from "../tools/registry";
@@ -120,6 +122,13 @@ export class SessionAgent extends Agent<Env> {
     return this.store.snapshotJson(
       open && folded ? toStored(folded, open.assistantMessageId, { status: open.status }) : undefined,
     );
+  }
+
+  /** A spilled tool result of this session, or null (the key must belong to this session). */
+  async readSpill(turnId: string, toolCallId: string): Promise<string | null> {
+    const sessionId = this.store.meta()?.id;
+    if (!sessionId) return null;
+    return new R2SpillStore(this.env.SPILLS).get(spillKey(sessionId, turnId, toolCallId));
   }
 
   /** Renames the session. */
@@ -367,6 +376,7 @@ export class SessionAgent extends Agent<Env> {
     const run = runTurn(
       {
         sessionId,
+        turnId: turn.id,
         userId,
         messageId: turn.assistantMessageId,
         system: buildSystemPrompt({ now: Date.now() }),
@@ -395,6 +405,7 @@ export class SessionAgent extends Agent<Env> {
         onMessages: (messages) => this.turns.appendModelMessages(turn.id, messages),
         onCompaction: (state) => this.store.setCompaction(state.summary, state.coveredCount),
         memoryFlush: noopMemoryFlushUntilMemoryExists,
+        spills: new R2SpillStore(this.env.SPILLS),
         log,
         now: Date.now,
         newId: () => newId("a_"),

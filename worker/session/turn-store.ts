@@ -71,19 +71,38 @@ export class TurnStore {
       .all();
   }
 
-  /** Appends model messages of a turn. */
+  /**
+   * Appends model messages of a turn. A tool message is stored one row per result (merged back on
+   * read), so a round with many large results never approaches the 2 MB row limit.
+   */
   appendModelMessages(turnId: string, messages: readonly ModelMessage[]): void {
-    for (const message of messages) this.db.insert(schema.modelMessages).values({ turnId, message }).run();
+    for (const message of messages) {
+      if (message.role === "tool" && message.content.length > 1) {
+        for (const part of message.content)
+          this.db
+            .insert(schema.modelMessages)
+            .values({ turnId, message: { role: "tool", content: [part] } })
+            .run();
+      } else this.db.insert(schema.modelMessages).values({ turnId, message }).run();
+    }
   }
 
-  /** The model transcript, oldest first, with the turn each message belongs to. */
+  /** The model transcript, oldest first, with the turn each message belongs to (split tool rows merged). */
   modelMessages(): { turnId: string; message: ModelMessage }[] {
-    return this.db
+    const rows = this.db
       .select({ turnId: schema.modelMessages.turnId, message: schema.modelMessages.message })
       .from(schema.modelMessages)
       .orderBy(asc(schema.modelMessages.seq))
-      .all()
-      .map((r) => ({ turnId: r.turnId, message: r.message as ModelMessage }));
+      .all();
+    const out: { turnId: string; message: ModelMessage }[] = [];
+    for (const row of rows) {
+      const message = row.message as ModelMessage;
+      const last = out.at(-1);
+      if (message.role === "tool" && last?.message.role === "tool" && last.turnId === row.turnId) {
+        last.message = { role: "tool", content: [...last.message.content, ...message.content] };
+      } else out.push({ turnId: row.turnId, message });
+    }
+    return out;
   }
 
   /** Records a pending approval. */
