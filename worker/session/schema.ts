@@ -15,6 +15,8 @@ export const sessionMeta = sqliteTable("session_meta", {
   outputTokens: integer("output_tokens").notNull().default(0),
   reasoningTokens: integer("reasoning_tokens").notNull().default(0),
   cachedInputTokens: integer("cached_input_tokens").notNull().default(0),
+  cacheWriteTokens: integer("cache_write_tokens").notNull().default(0),
+  costMicros: integer("cost_micros").notNull().default(0),
   compactionSummary: text("compaction_summary"),
   compactedThrough: integer("compacted_through"),
   compactionCount: integer("compaction_count").notNull().default(0),
@@ -86,4 +88,13 @@ export const notifications = sqliteTable("notifications", {
   text: text("text").notNull(),
   createdAt: integer("created_at", { mode: "number" }).notNull(),
   deliveredAt: integer("delivered_at", { mode: "number" }),
+});
+
+/** Where each turn's trace (JSONL in R2) is. */
+export const traces = sqliteTable("traces", {
+  turnId: text("turn_id").primaryKey(),
+  key: text("key").notNull(),
+  lines: integer("lines").notNull(),
+  bytes: integer("bytes").notNull(),
+  updatedAt: integer("updated_at", { mode: "number" }).notNull(),
 });

@@ -219,3 +219,20 @@ export const recommendations = sqliteTable(
   },
   (t) => [index("recommendations_owner_date").on(t.ownerId, t.recommendDate)],
 );
+
+/** Model usage per owner, UTC day and model (for `GET /api/usage`), added to at the end of each turn. */
+export const usageDaily = sqliteTable(
+  "usage_daily",
+  {
+    ownerId: text("owner_id").notNull(),
+    day: text("day").notNull(),
+    model: text("model").notNull(),
+    turns: integer("turns").notNull().default(0),
+    inputTokens: integer("input_tokens").notNull().default(0),
+    outputTokens: integer("output_tokens").notNull().default(0),
+    cacheReadTokens: integer("cache_read_tokens").notNull().default(0),
+    cacheWriteTokens: integer("cache_write_tokens").notNull().default(0),
+    costMicros: integer("cost_micros").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.day, t.model] })],
+);
