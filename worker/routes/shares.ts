@@ -30,8 +30,11 @@ function noShare(): AppError {
 async function liveShare(c: Context<AppEnv>): Promise<LiveShare> {
   assertLocalClient(c);
   const token = c.req.param("token") ?? "";
-  const share = await new D1Shares(createDb(c.env.DB)).findLive(await sha256Hex(token), Date.now());
+  const db = createDb(c.env.DB);
+  const share = await new D1Shares(db).findLive(await sha256Hex(token), Date.now());
   if (!share) throw noShare();
+  // A deleted session takes its links with it (its Durable Object holds nothing any more).
+  if (!(await new D1SessionIndex(db).get(share.ownerId, share.sessionId))) throw noShare();
   return share;
 }
 
