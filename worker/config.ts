@@ -15,6 +15,12 @@ const urlWithDefault = (fallback: string) =>
 const countWithDefault = (fallback: number) =>
   z.preprocess((v) => (v === "" || v === undefined ? String(fallback) : v), z.coerce.number().int().min(0));
 
+/** Prices per 1M tokens (USD) by model id; `*` applies to models not listed. */
+const Prices = z.record(
+  z.string(),
+  z.object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().optional(), cacheWrite: z.number().nonnegative().optional() }).strict(),
+);
+
 const Settings = z.object({
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: optionalString,
@@ -23,6 +29,15 @@ const Settings = z.object({
   LLM_FALLBACK_API_KEY: optionalString,
   LLM_FALLBACK_MODEL: optionalString,
   LLM_CONTEXT_WINDOW: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
+  LLM_PRICES: z.preprocess((v) => {
+    if (v === "" || v === undefined) return {};
+    if (typeof v !== "string") return v;
+    try {
+      return JSON.parse(v);
+    } catch {
+      return "not JSON";
+    }
+  }, Prices),
   LLM_IDLE_TIMEOUT_MS: z.preprocess(
     (v) => (v === "" || v === undefined ? "60000" : v),
     z.coerce.number().int().min(100),
@@ -37,6 +52,7 @@ const Settings = z.object({
   YAHOO_BASE_URL: urlWithDefault("https://query1.finance.yahoo.com"),
   AUTH_MODE: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["local", "token", "access"]).default("local")),
   WEBHOOK_SECRET: optionalString,
+  DAILY_SCREENING: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["off", "cn", "us"]).default("off")),
   ADMIN_TOKEN: optionalString,
   ACCESS_ISSUER: optionalUrl,
   ACCESS_AUD: optionalString,
@@ -59,6 +75,8 @@ export interface Config {
   model: ModelEndpoint | undefined;
   fallbackModel: ModelEndpoint | undefined;
   contextWindowOverride: number | undefined;
+  /** Prices per 1M tokens (USD) by model id (`*` = any other model). */
+  prices: z.infer<typeof Prices>;
   /** No chunk from the model for this long ends the round (seed: 60 s). */
   idleTimeoutMs: number;
   /** Whole-turn budget (seed: 600 s). */
@@ -67,6 +85,8 @@ export interface Config {
   providers: { eastmoney: string; tencent: string; yahoo: string };
   authMode: "local" | "token" | "access";
   webhookSecret: string | undefined;
+  /** Market of the post-close daily screening (Cron Trigger), or off. */
+  dailyScreening: "off" | "cn" | "us";
   adminToken: string | undefined;
   /** Cloudflare Access (AUTH_MODE=access): the team domain as JWT issuer, the application's audience tag, its key set. */
   access: { issuer: string; audience: string; jwksUrl: string } | undefined;
@@ -106,12 +126,14 @@ export function loadConfig(env: object): Config {
     model: endpoint(s.LLM_BASE_URL, s.LLM_API_KEY, s.LLM_MODEL),
     fallbackModel: endpoint(s.LLM_FALLBACK_BASE_URL, s.LLM_FALLBACK_API_KEY, s.LLM_FALLBACK_MODEL),
     contextWindowOverride: s.LLM_CONTEXT_WINDOW,
+    prices: s.LLM_PRICES,
     idleTimeoutMs: s.LLM_IDLE_TIMEOUT_MS,
     turnTimeoutMs: s.LLM_TURN_TIMEOUT_MS,
     marketData: s.MARKET_DATA,
     providers: { eastmoney: s.EASTMONEY_BASE_URL, tencent: s.TENCENT_BASE_URL, yahoo: s.YAHOO_BASE_URL },
     authMode: s.AUTH_MODE,
     webhookSecret: s.WEBHOOK_SECRET,
+    dailyScreening: s.DAILY_SCREENING,
     adminToken: s.ADMIN_TOKEN,
     access:
       issuer && s.ACCESS_AUD

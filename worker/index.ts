@@ -1,18 +1,42 @@
-/** Worker entry: wiring only. HTTP goes to the Hono app, queue batches to the background consumer. */
+/**
+ * Worker entry: wiring only. HTTP goes to the Hono app; queue batches to the background consumer
+ * (or, for the dead-letter queue, to the dead-letter consumer); the Cron Trigger starts the daily
+ * screening.
+ */
 import { createApp } from "./app";
 import { consoleSink } from "./console-sink";
-import { backgroundHandlers } from "./background/handlers";
+import { backgroundDeps } from "./background/background-deps";
+import { createBackgroundPort } from "./background/background-port";
+import { startDailyScreening } from "./background/daily-screening";
+import { consumeDeadLetters } from "./background/dead-letters";
+import { createBackgroundHandlers } from "./background/handlers";
 import { createQueueConsumer } from "./background/queue-consumer";
 import { createLogger } from "./lib/log";
 
 export { SessionAgent } from "./session/session-agent";
+export { TaskCoordinator } from "./background/task-coordinator";
 
 const app = createApp();
-const consume = createQueueConsumer(backgroundHandlers);
+
+/** The dead-letter queue's name (wrangler.toml). */
+const DLQ = "wyckoff-edge-background-dlq";
 
 export default {
   fetch: app.fetch,
   async queue(batch, env, _ctx): Promise<void> {
-    await consume(batch, env.DEAD_LETTER_QUEUE, createLogger(consoleSink, { queue: batch.queue }));
+    const log = createLogger(consoleSink, { queue: batch.queue });
+    const deps = backgroundDeps(env, { log });
+    if (batch.queue === DLQ) return consumeDeadLetters(batch, deps);
+    await createQueueConsumer(createBackgroundHandlers(deps))(batch, env.DEAD_LETTER_QUEUE, log);
+  },
+  async scheduled(controller, env, _ctx): Promise<void> {
+    const log = createLogger(consoleSink, { cron: controller.cron });
+    const deps = backgroundDeps(env, { log });
+    await startDailyScreening({
+      setting: deps.config.dailyScreening,
+      port: createBackgroundPort(deps),
+      now: controller.scheduledTime,
+      log,
+    });
   },
 } satisfies ExportedHandler<Env>;

@@ -1,9 +1,16 @@
 /**
- * The registry of background message kinds and their handlers. Background tools (screening,
- * backtests, reports) register here as they arrive; until then every kind is unknown and goes to
- * the dead-letter queue.
+ * The registry of background message kinds and their handlers: `task.run` starts any task,
+ * `screen.batch` is one fan-out batch of a screening. Anything else goes to the dead-letter queue.
  */
+import type { BackgroundDeps } from "./background-deps";
 import type { QueueHandler } from "./queue-consumer";
+import { createRunTaskHandler } from "./run-task";
+import { createScreenBatchHandler } from "./screen-jobs";
 
-/** Handlers by message kind. */
-export const backgroundHandlers: Readonly<Record<string, QueueHandler>> = {};
+/** Handlers by message kind, over the given deps. */
+export function createBackgroundHandlers(d: BackgroundDeps): Readonly<Record<string, QueueHandler>> {
+  return {
+    "task.run": createRunTaskHandler(d),
+    "screen.batch": createScreenBatchHandler(d),
+  };
+}

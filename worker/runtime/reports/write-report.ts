@@ -34,7 +34,8 @@ export async function writeReport(
   signal?: AbortSignal,
 ): Promise<WrittenReport> {
   const rules = ruleReport(features, simulated);
-  if (!model) return { ...rules, ruleBased: true, reason: "offline model: rule-based report from the engine's evidence" };
+  if (!model)
+    return { ...rules, ruleBased: true, reason: "offline model: rule-based report from the engine's evidence" };
   try {
     const result = await generateText({
       model,
@@ -49,7 +50,12 @@ export async function writeReport(
       ...(signal ? { abortSignal: signal } : {}),
     });
     if (result.text.trim() === "") throw new Error("empty report");
-    return { text: result.text, camps: rules.camps, ruleBased: false, reason: "written by the model from compressed features" };
+    return {
+      text: result.text,
+      camps: rules.camps,
+      ruleBased: false,
+      reason: "written by the model from compressed features",
+    };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return { ...rules, ruleBased: true, reason: `model failed (${why.slice(0, 160)}): rule-based report instead` };

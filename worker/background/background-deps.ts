@@ -1,0 +1,52 @@
+/**
+ * Wiring of the background workers (edge): the adapters a queue handler, the coordinator and the
+ * tools' port use, built from bindings. Tests build the same deps with fakes for the queue producer.
+ */
+import { loadConfig, type Config } from "../config";
+import { consoleSink } from "../console-sink";
+import { createLogger, type Logger } from "../lib/log";
+import { createMarketData } from "../market/create-market-data";
+import type { MarketData } from "../ports/market-data";
+import { createDb } from "../storage/db";
+import { D1HistoryRepo } from "../storage/history-repo";
+import { D1MarketCache } from "../storage/market-cache-repo";
+import { D1TaskRepo } from "../storage/task-repo";
+import type { CompletionDeps } from "./complete-task";
+
+/** Symbols per fan-out batch of a screening. */
+export const SCREEN_BATCH_SIZE = 100;
+
+/** The background queue as producers use it. */
+export type BackgroundQueue = Pick<Queue, "send" | "sendBatch">;
+
+/** Everything a background handler may use. */
+export interface BackgroundDeps extends CompletionDeps {
+  tasks: D1TaskRepo;
+  cache: D1MarketCache;
+  market: MarketData;
+  config: Config;
+  queue: BackgroundQueue;
+  coordinators: Env["TaskCoordinator"];
+  batchSize: number;
+}
+
+/** Builds the deps from the worker's bindings; `overrides` replace parts (tests). */
+export function backgroundDeps(env: Env, overrides: Partial<BackgroundDeps> & { log?: Logger } = {}): BackgroundDeps {
+  const db = createDb(env.DB);
+  const config = loadConfig(env);
+  return {
+    tasks: new D1TaskRepo(db),
+    history: new D1HistoryRepo(db),
+    cache: new D1MarketCache(db),
+    market: createMarketData({ db: env.DB, config, fetch: (...a) => fetch(...a) }),
+    config,
+    queue: env.BACKGROUND_QUEUE,
+    coordinators: env.TaskCoordinator,
+    sessions: env.SessionAgent,
+    spills: env.SPILLS,
+    now: Date.now,
+    log: createLogger(consoleSink, { area: "background" }),
+    batchSize: SCREEN_BATCH_SIZE,
+    ...overrides,
+  };
+}

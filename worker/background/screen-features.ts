@@ -1,0 +1,81 @@
+/**
+ * The map phase over cached bars (edge): reads a list of symbols' series from the D1 cache in one
+ * query and computes each one's funnel features against the universe's index. Used by the fan-out
+ * batches and by in-process screenings (strategy decisions).
+ */
+import type { Bar, Board } from "../contracts/analysis";
+import { resolveParams } from "../engine/params";
+import { alignBenchmark } from "../engine/relative-strength";
+import { amountsOf, symbolFeatures, type SymbolFeatures, type SymbolMeta } from "../engine/screen/symbol-features";
+import { buildSeries } from "../engine/series";
+import type { MarketCache } from "../ports/market-data";
+import type { Universe } from "./universe";
+
+/** Bars the funnel reads per symbol (PARITY.md §2.4: a 320-day window). */
+export const SCREEN_WINDOW = 320;
+/** Fewest bars a symbol needs to be screened at all. */
+const MIN_BARS = 120;
+
+/** A symbol as a batch message carries it. */
+export interface BatchSymbol {
+  id: string;
+  name: string;
+  industry: string | null;
+  board: Board | null;
+}
+
+function skipped(meta: SymbolMeta, reason: string): SymbolFeatures {
+  return {
+    meta,
+    asOf: "",
+    close: 0,
+    l1: { pass: false, reason },
+    channels: [],
+    l2Reason: "",
+    r3: null,
+    r5: null,
+    r20: null,
+    r50: null,
+    r120: null,
+    bias200: null,
+    rs10: null,
+    rs3: null,
+    vol5to20: null,
+    triggers: [],
+    structuralStop: null,
+    aboveMa20: [],
+  };
+}
+
+/** Features of `symbols` (one per symbol, in order; missing or short series are L1 rejections). */
+export async function screenFeatures(
+  cache: Pick<MarketCache, "getSeriesMany">,
+  symbols: readonly BatchSymbol[],
+  universe: Universe,
+  index: readonly Bar[],
+): Promise<SymbolFeatures[]> {
+  const series = await cache.getSeriesMany(symbols.map((s) => s.id));
+  const byId = new Map(series.map((s) => [s.symbolId, s.bars]));
+  const params = resolveParams();
+  return symbols.map((sym) => {
+    const meta: SymbolMeta = { id: sym.id, code: sym.id, name: sym.name, industry: sym.industry, board: sym.board };
+    const bars = (byId.get(sym.id) ?? []).slice(-SCREEN_WINDOW);
+    if (bars.length < MIN_BARS)
+      return skipped(meta, bars.length === 0 ? "no cached bars" : `only ${bars.length} cached bars`);
+    const s = buildSeries(bars, universe.engineMarket, params);
+    return symbolFeatures(
+      s,
+      s.n - 1,
+      meta,
+      {
+        market: universe.engineMarket,
+        params,
+        bench: alignBenchmark(s.date, index),
+        triggerLookback: 5,
+        breadthDays: 10,
+        triggersOnlyForL2: false,
+      },
+      amountsOf(bars),
+    );
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * The screening's queue work: `task.run` plans it (L0 universe, index bars, batches of symbols),
+ * records the plan with the task's coordinator and fans the batches out on the queue; each
+ * `screen.batch` computes its symbols' features and hands them to the coordinator, which completes
+ * the task when the last batch is in. Batches of a cancelled or finished task are no-ops.
+ */
+import { z } from "zod";
+import type { Bar } from "../contracts/analysis";
+import { ScreenInput, type ScreeningResult } from "../contracts/screening";
+import type { TaskRecord } from "../ports/task-store";
+import type { BackgroundDeps } from "./background-deps";
+import { completeTask } from "./complete-task";
+import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
+import { screenFeatures, SCREEN_WINDOW } from "./screen-features";
+import type { ScreenPlan } from "./task-coordinator";
+import { boardFilter, universeFor, type Universe } from "./universe";
+
+/** A fan-out batch message. */
+export const ScreenBatchMessage = z.object({
+  kind: z.literal("screen.batch"),
+  taskId: z.string().min(1),
+  batch: z.number().int().nonnegative(),
+  symbols: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      industry: z.string().nullable(),
+      board: z.enum(["main", "chinext", "star", "bse"]).nullable(),
+    }),
+  ),
+});
+export type ScreenBatchMessage = z.infer<typeof ScreenBatchMessage>;
+
+/** Messages per `sendBatch` call (stays under the 256 KB batch limit). */
+const SEND_CHUNK = 20;
+
+async function indexBars(d: BackgroundDeps, u: Universe): Promise<{ index: Bar[]; smallCap: Bar[] }> {
+  const [main, small] = await Promise.all([
+    d.cache.getSeries(u.index),
+    u.smallCap ? d.cache.getSeries(u.smallCap) : Promise.resolve(null),
+  ]);
+  return { index: (main?.bars ?? []).slice(-SCREEN_WINDOW), smallCap: (small?.bars ?? []).slice(-SCREEN_WINDOW) };
+}
+
+/** The coordinator stub of a task. */
+export function coordinatorOf(d: Pick<BackgroundDeps, "coordinators">, taskId: string) {
+  return d.coordinators.get(d.coordinators.idFromName(taskId));
+}
+
+/** An empty result for a universe with nothing cached. */
+function emptyResult(input: ScreenInput, u: Universe, note: string): ScreeningResult {
+  return {
+    ok: false,
+    market: input.market,
+    board: input.board,
+    universe: u.code,
+    asOf: null,
+    simulated: u.simulated,
+    regime: { state: "NEUTRAL", reasons: [], breadthAboveMa20Pct: null },
+    summary: {
+      total_scanned: 0,
+      layer1_passed: 0,
+      layer2_passed: 0,
+      layer3_passed: 0,
+      layer4_passed: 0,
+      layer5_passed: 0,
+    },
+    rejections: {},
+    trigger_groups: {},
+    top_sectors: [],
+    candidates: [],
+    symbols_for_report: [],
+    notes: [note],
+  };
+}
+
+/** Plans a screening and fans its batches out (idempotent: the coordinator keeps the first plan). */
+export async function startScreening(d: BackgroundDeps, rec: TaskRecord): Promise<void> {
+  const parsed = ScreenInput.safeParse(rec.input);
+  if (!parsed.success)
+    throw new PermanentError(`invalid screen_stocks input: ${parsed.error.issues[0]?.message ?? "?"}`);
+  const input = parsed.data;
+  const u = universeFor(d.config.marketData, input.market);
+  const symbols = boardFilter(await d.cache.listSymbols(u.code, "stock"), input.board);
+  if (symbols.length === 0) {
+    const note = `no cached ${u.code} stocks on board ${input.board}: screening reads cached bars only (MARKET_DATA=${d.config.marketData})`;
+    await completeTask(d, rec, emptyResult(input, u, note), `Screening ${rec.view.id} found nothing to scan: ${note}`);
+    return;
+  }
+  const { index, smallCap } = await indexBars(d, u);
+  const total = Math.ceil(symbols.length / d.batchSize);
+  const notes = u.simulated ? ["Simulated market (SIM): generated data, not real securities."] : [];
+  if (index.length === 0) notes.push(`index ${u.index} not cached: regime assumed neutral, no relative strength`);
+  const plan: ScreenPlan = { taskId: rec.view.id, total, input, universe: u, index, smallCap, notes };
+  const state = await coordinatorOf(d, rec.view.id).begin(plan);
+  if (state.cancelled || state.finished) return;
+  const messages: { body: ScreenBatchMessage }[] = [];
+  for (let b = 0; b < total; b++) {
+    const slice = symbols.slice(b * d.batchSize, (b + 1) * d.batchSize);
+    messages.push({
+      body: {
+        kind: "screen.batch",
+        taskId: rec.view.id,
+        batch: b,
+        symbols: slice.map((s) => ({ id: s.id, name: s.name, industry: s.industry, board: s.board })),
+      },
+    });
+  }
+  for (let i = 0; i < messages.length; i += SEND_CHUNK) await d.queue.sendBatch(messages.slice(i, i + SEND_CHUNK));
+  await d.tasks.transition(
+    rec.view.id,
+    ["running"],
+    { progress: { stage: "fan-out", detail: `${symbols.length} symbols in ${total} batches`, pct: 10 } },
+    d.now(),
+  );
+}
+
+/** The `screen.batch` handler. */
+export function createScreenBatchHandler(d: BackgroundDeps): QueueHandler {
+  return async (body) => {
+    const parsed = ScreenBatchMessage.safeParse(body);
+    if (!parsed.success) throw new PermanentError("malformed screen.batch message");
+    const msg = parsed.data;
+    const coordinator = coordinatorOf(d, msg.taskId);
+    const state = await coordinator.state();
+    if (!state.planned) throw new RetryableError(`task ${msg.taskId} has no plan yet`);
+    if (state.cancelled || state.finished || (await coordinator.has(msg.batch))) return;
+    const rec = await d.tasks.record(msg.taskId);
+    if (!rec) throw new PermanentError(`no task ${msg.taskId}`);
+    const input = ScreenInput.parse(rec.input);
+    const u = universeFor(d.config.marketData, input.market);
+    const { index } = await indexBars(d, u);
+    const features = await screenFeatures(d.cache, msg.symbols, u, index);
+    await coordinator.submit(msg.batch, features);
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * TaskCoordinator: one Durable Object per fanned-out task. It holds the plan, stores each batch's
+ * partial result once (by batch number, so a redelivered batch never double-counts), reports
+ * progress, and when the last batch arrives reduces the partials and completes the task exactly once.
+ * Cancelling it makes every later batch a no-op.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Bar } from "../contracts/analysis";
+import type { ScreenInput, ScreeningResult } from "../contracts/screening";
+import { reduceFunnel } from "../engine/screen/reduce-funnel";
+import type { SymbolFeatures } from "../engine/screen/symbol-features";
+import { backgroundDeps } from "./background-deps";
+import { completeTask } from "./complete-task";
+import { reportProgress } from "./notify-session";
+import { screeningHistory, screeningNotification } from "./run-summaries";
+import type { Universe } from "./universe";
+
+/** What a screening's coordinator needs to reduce. */
+export interface ScreenPlan {
+  taskId: string;
+  total: number;
+  input: ScreenInput;
+  universe: Universe;
+  index: Bar[];
+  smallCap: Bar[];
+  notes: string[];
+}
+
+/** Where the coordinator stands. */
+export interface CoordinatorState {
+  planned: boolean;
+  total: number;
+  received: number;
+  cancelled: boolean;
+  finished: boolean;
+}
+
+/** Answer to a batch submission. */
+export type SubmitAnswer = CoordinatorState & { status: "accepted" | "duplicate" | "cancelled" | "unplanned" };
+
+/** The coordinator Durable Object. Class name = binding name. */
+export class TaskCoordinator extends DurableObject<Env> {
+  private finalizing = false;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(
+      "CREATE TABLE IF NOT EXISTS partials (batch INTEGER PRIMARY KEY, data TEXT NOT NULL); CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+    );
+  }
+
+  private meta(key: string): string | null {
+    const row = this.ctx.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
+    return row ? row.value : null;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.ctx.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, value);
+  }
+
+  private plan(): ScreenPlan | null {
+    const raw = this.meta("plan");
+    return raw ? (JSON.parse(raw) as ScreenPlan) : null;
+  }
+
+  /** Where it stands. */
+  async state(): Promise<CoordinatorState> {
+    const plan = this.plan();
+    const received = this.ctx.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM partials").one().n;
+    return {
+      planned: plan !== null,
+      total: plan?.total ?? 0,
+      received,
+      cancelled: this.meta("cancelled") !== null,
+      finished: this.meta("finished") !== null,
+    };
+  }
+
+  /** True when batch `n` was already stored. */
+  async has(batch: number): Promise<boolean> {
+    return this.ctx.storage.sql.exec("SELECT 1 FROM partials WHERE batch = ?", batch).toArray().length > 0;
+  }
+
+  /** Records the plan; a second call keeps the first plan (a redelivered start). */
+  async begin(plan: ScreenPlan): Promise<CoordinatorState> {
+    if (!this.plan()) this.setMeta("plan", JSON.stringify(plan));
+    return this.state();
+  }
+
+  /** Stops the task: later batches are ignored and it never completes. */
+  async cancel(): Promise<CoordinatorState> {
+    this.setMeta("cancelled", "1");
+    return this.state();
+  }
+
+  /** Stores one batch's features (once) and completes the task when it was the last. */
+  async submit(batch: number, features: SymbolFeatures[]): Promise<SubmitAnswer> {
+    const plan = this.plan();
+    const before = await this.state();
+    if (!plan) return { ...before, status: "unplanned" };
+    if (before.cancelled) return { ...before, status: "cancelled" };
+    const fresh = !(await this.has(batch));
+    if (fresh)
+      this.ctx.storage.sql.exec("INSERT INTO partials (batch, data) VALUES (?, ?)", batch, JSON.stringify(features));
+    const now = await this.state();
+    const deps = backgroundDeps(this.env);
+    if (fresh && !now.finished) {
+      const pct = 10 + Math.round((85 * now.received) / Math.max(1, now.total));
+      const progress = { stage: "screening", detail: `${now.received}/${now.total} batches`, pct };
+      await deps.tasks.transition(plan.taskId, ["running"], { progress }, deps.now());
+      const rec = await deps.tasks.record(plan.taskId);
+      if (rec?.sessionId) await reportProgress(deps.sessions, rec.sessionId, rec.view);
+    }
+    if (now.received >= now.total && !now.finished && !this.finalizing) {
+      this.finalizing = true;
+      try {
+        await this.finish(plan, deps);
+        this.setMeta("finished", "1");
+      } finally {
+        this.finalizing = false;
+      }
+    }
+    return { ...(await this.state()), status: fresh ? "accepted" : "duplicate" };
+  }
+
+  private async finish(plan: ScreenPlan, deps: ReturnType<typeof backgroundDeps>): Promise<void> {
+    const features: SymbolFeatures[] = [];
+    for (const row of this.ctx.storage.sql.exec<{ data: string }>("SELECT data FROM partials ORDER BY batch"))
+      features.push(...(JSON.parse(row.data) as SymbolFeatures[]));
+    const o = reduceFunnel(features, {
+      limit: plan.input.limit,
+      index: plan.index,
+      ...(plan.smallCap.length > 0 ? { smallCap: plan.smallCap } : {}),
+    });
+    const result: ScreeningResult = {
+      ok: true,
+      market: plan.input.market,
+      board: plan.input.board,
+      universe: plan.universe.code,
+      asOf: o.asOf,
+      simulated: plan.universe.simulated,
+      regime: { state: o.regime.state, reasons: o.regime.reasons, breadthAboveMa20Pct: o.breadthAboveMa20Pct },
+      summary: o.summary,
+      rejections: o.rejections,
+      trigger_groups: o.triggerGroups,
+      top_sectors: o.topSectors,
+      candidates: o.candidates,
+      symbols_for_report: o.symbolsForReport,
+      notes: [...plan.notes, ...o.notes],
+    };
+    const rec = await deps.tasks.record(plan.taskId);
+    if (!rec) return;
+    await completeTask(
+      deps,
+      rec,
+      result,
+      screeningNotification(plan.taskId, result),
+      screeningHistory(plan.taskId, result),
+    );
+  }
+}

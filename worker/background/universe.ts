@@ -1,0 +1,36 @@
+/**
+ * Which cached universe a screening or backtest reads: A-shares are the simulated `SIM` market when
+ * MARKET_DATA=offline and real `CN` symbols when live; `us` reads US stocks. Each has its main and
+ * small-cap index for the regime and relative strength. Screening never fetches: cached bars only.
+ */
+import type { Board, Market } from "../contracts/analysis";
+import type { MarketCode, SymbolInfo } from "../contracts/market";
+import type { ScreenBoard, ScreenMarket } from "../contracts/screening";
+
+/** A universe to read. */
+export interface Universe {
+  code: MarketCode;
+  /** Engine market rules (CN: limit days, board scaling). */
+  engineMarket: Market;
+  index: string;
+  smallCap: string | null;
+  simulated: boolean;
+}
+
+/** The universe for a market under the active data mode. */
+export function universeFor(mode: "offline" | "live", market: ScreenMarket): Universe {
+  if (market === "us") return { code: "US", engineMarket: "US", index: "US.SPX", smallCap: null, simulated: false };
+  if (mode === "offline")
+    return { code: "SIM", engineMarket: "CN", index: "SIM.IDX1", smallCap: "SIM.IDX2", simulated: true };
+  return { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: "SZ.399006", simulated: false };
+}
+
+/** L0: listed stocks of the board (ST and delisted names out; BSE never screened). */
+export function boardFilter(symbols: readonly SymbolInfo[], board: ScreenBoard): SymbolInfo[] {
+  return symbols.filter((s) => {
+    if (s.kind !== "stock" || s.status === "delisted" || /ST/i.test(s.name)) return false;
+    const b: Board = s.board ?? "main";
+    if (b === "bse") return false;
+    return board === "all" || b === board;
+  });
+}

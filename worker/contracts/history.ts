@@ -1,0 +1,56 @@
+/**
+ * `query_history` (PARITY.md §2.2): stored screening runs read back — recommendations (with the
+ * price since), signals with status counts, and tail-buy records.
+ */
+import { z } from "zod";
+
+/** `query_history` input. */
+export const HistoryQuery = z.object({
+  source: z.enum(["recommendation", "signal", "tail_buy"]).default("signal"),
+  status: z.enum(["pending", "confirmed", "expired"]).optional().describe("signals only"),
+  run_date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "run_date must be YYYY-MM-DD")
+    .optional(),
+  decision: z.string().max(16).optional().describe("tail_buy only: BUY / WATCH / SKIP"),
+  limit: z.number().int().min(1).max(200).default(20),
+});
+export type HistoryQuery = z.infer<typeof HistoryQuery>;
+
+/** A recommendation row. */
+export const RecommendationRow = z.object({
+  code: z.string(),
+  name: z.string(),
+  recommend_date: z.string(),
+  recommend_price: z.number(),
+  current_price: z.number().nullable(),
+  pnl_pct: z.number().nullable(),
+  camp: z.string().nullable(),
+  task_id: z.string(),
+});
+export type RecommendationRow = z.infer<typeof RecommendationRow>;
+
+/** A tracked signal row. */
+export const SignalRow = z.object({
+  code: z.string(),
+  name: z.string(),
+  signal_type: z.string(),
+  signal_date: z.string(),
+  status: z.enum(["pending", "confirmed", "expired"]),
+  ttl_days: z.number().int(),
+  signal_score: z.number(),
+  snap_close: z.number(),
+  regime: z.string().nullable(),
+  industry: z.string().nullable(),
+  task_id: z.string(),
+});
+export type SignalRow = z.infer<typeof SignalRow>;
+
+/** `query_history` output. */
+export const HistoryResult = z.object({
+  source: z.enum(["recommendation", "signal", "tail_buy"]),
+  rows: z.array(z.union([RecommendationRow, SignalRow])),
+  status_counts: z.record(z.string(), z.number().int()).optional(),
+  message: z.string(),
+});
+export type HistoryResult = z.infer<typeof HistoryResult>;
