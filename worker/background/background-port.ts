@@ -5,11 +5,15 @@
  */
 import type { HistoryQuery, HistoryResult, RecommendationRow } from "../contracts/history";
 import { formatId } from "../lib/ids";
+import { ok } from "../lib/result";
 import type { BackgroundSubmission, BackgroundTasks } from "../ports/background";
 import type { MarketData } from "../ports/market-data";
+import type { RateLimiter } from "../ports/rate-limiter";
 import type { TaskWriter } from "../ports/task-store";
 import type { D1HistoryRepo } from "../storage/history-repo";
-import type { BackgroundQueue } from "./background-deps";
+import { createDb } from "../storage/db";
+import { D1RateLimiter } from "../storage/rate-limit-repo";
+import { backgroundDeps, type BackgroundQueue } from "./background-deps";
 import type { RunTaskMessage } from "./run-task";
 
 /** Prefix of task ids. */
@@ -23,6 +27,8 @@ export interface BackgroundPortDeps {
   market: MarketData;
   now: () => number;
   random?: (bytes: Uint8Array) => Uint8Array;
+  /** Per-owner task limit (the `tasks` bucket); none for cron and webhook runs. */
+  limiter?: RateLimiter;
 }
 
 async function withPrices(market: MarketData, rows: RecommendationRow[]): Promise<RecommendationRow[]> {
@@ -46,6 +52,10 @@ export function createBackgroundPort(d: BackgroundPortDeps): BackgroundTasks {
   const random = d.random ?? ((b: Uint8Array) => crypto.getRandomValues(b));
   return {
     async submit(job: BackgroundSubmission) {
+      if (d.limiter) {
+        const allowed = await d.limiter.take("tasks", job.ownerId);
+        if (!allowed.ok) return allowed;
+      }
       const id = formatId(random(new Uint8Array(16)), TASK_PREFIX);
       const { record, created } = await d.tasks.create({
         id,
@@ -56,7 +66,7 @@ export function createBackgroundPort(d: BackgroundPortDeps): BackgroundTasks {
         ...(job.idempotencyKey ? { idempotencyKey: job.idempotencyKey } : {}),
         now: d.now(),
       });
-      if (!created) return { task: record.view, created };
+      if (!created) return ok({ task: record.view, created });
       const message: RunTaskMessage = { kind: "task.run", taskId: id };
       try {
         await d.queue.send(message);
@@ -65,7 +75,7 @@ export function createBackgroundPort(d: BackgroundPortDeps): BackgroundTasks {
         await d.tasks.transition(id, ["queued"], { status: "failed", error: why }, d.now());
         throw error;
       }
-      return { task: record.view, created };
+      return ok({ task: record.view, created });
     },
 
     async history(ownerId: string, q: HistoryQuery): Promise<HistoryResult> {
@@ -95,4 +105,14 @@ export function createBackgroundPort(d: BackgroundPortDeps): BackgroundTasks {
       };
     },
   };
+}
+
+/** The port for a session's tools: bindings wired, tasks limited per owner (RATE_LIMIT_TASKS_PER_HOUR). */
+export function backgroundPortFor(env: Env): BackgroundTasks {
+  const d = backgroundDeps(env);
+  const limits = d.config.rateLimits;
+  return createBackgroundPort({
+    ...d,
+    limiter: new D1RateLimiter(createDb(env.DB), { turns: limits.turnsPerHour, tasks: limits.tasksPerHour }),
+  });
 }

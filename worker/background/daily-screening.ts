@@ -19,13 +19,18 @@ export async function startDailyScreening(o: {
     return null;
   }
   const day = new Date(o.now).toISOString().slice(0, 10);
-  const { task, created } = await o.port.submit({
+  const submitted = await o.port.submit({
     kind: "screen_stocks",
     input: { board: "all", market: o.setting, limit: 12 },
     ownerId: LOCAL_OWNER,
     sessionId: null,
     idempotencyKey: `cron:${o.setting}:${day}`,
   });
+  if (!submitted.ok) {
+    o.log.warn("daily_screening_refused", { error: submitted.error });
+    return null;
+  }
+  const { task, created } = submitted.value;
   o.log.info("daily_screening", { taskId: task.id, created, day });
   return task.id;
 }

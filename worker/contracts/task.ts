@@ -21,3 +21,12 @@ export const TaskView = z.object({
   updatedAt: z.string(),
 });
 export type TaskView = z.infer<typeof TaskView>;
+
+/** What a background tool answers at once: the task to watch. */
+export const BackgroundAccepted = z.object({
+  task_id: z.string(),
+  kind: z.string(),
+  status: TaskStatus,
+  message: z.string(),
+});
+export type BackgroundAccepted = z.infer<typeof BackgroundAccepted>;

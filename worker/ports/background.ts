@@ -4,6 +4,7 @@
  */
 import type { HistoryQuery, HistoryResult } from "../contracts/history";
 import type { TaskView } from "../contracts/task";
+import type { Result } from "../lib/result";
 
 /** Kinds of background jobs. */
 export type BackgroundKind = "screen_stocks" | "run_backtest" | "generate_ai_report" | "generate_strategy_decision";
@@ -21,8 +22,11 @@ export interface BackgroundSubmission {
 
 /** Background jobs and their stored runs. */
 export interface BackgroundTasks {
-  /** Records the task and queues it; answers the task (already existing when the key was seen). */
-  submit(job: BackgroundSubmission): Promise<{ task: TaskView; created: boolean }>;
+  /**
+   * Records the task and queues it; answers the task (already existing when the key was seen).
+   * Fails with `rate_limited` over the owner's hourly task limit.
+   */
+  submit(job: BackgroundSubmission): Promise<Result<{ task: TaskView; created: boolean }>>;
   /** Stored runs of the owner. */
   history(ownerId: string, query: HistoryQuery): Promise<HistoryResult>;
 }

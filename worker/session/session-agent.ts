@@ -23,6 +23,7 @@ import { withoutReasoning } from "../runtime/transcript";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { createMarketData } from "../market/create-market-data";
+import { backgroundPortFor } from "../background/background-port";
 import { D1TaskRepo } from "../storage/task-repo";
 import { R2SpillStore } from "../storage/r2-spill-store";
 import { D1PortfolioStore } from "../storage/portfolio-repo";
@@ -399,6 +400,7 @@ export class SessionAgent extends Agent<Env> {
           session: this.sessionControl(sessionId),
           market: createMarketData({ db: this.env.DB, config, fetch: (...a) => fetch(...a) }),
           portfolio: new D1PortfolioStore(createDb(this.env.DB)),
+          background: backgroundPortFor(this.env),
         },
         gate: this.gate(turn.id, live),
         emit: (chunk) => this.emit(turn.id, chunk),

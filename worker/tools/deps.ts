@@ -2,6 +2,7 @@
  * ToolDeps: the ports tool handlers may use, bundled by the session DO's wiring. Each capability adds
  * its port here (market data, memory, portfolio…); handlers never see `Env` or bindings.
  */
+import type { BackgroundTasks } from "../ports/background";
 import type { Clock } from "../ports/clock";
 import type { MarketData } from "../ports/market-data";
 import type { PortfolioStore } from "../ports/portfolio-store";
@@ -17,6 +18,8 @@ export interface ToolDeps {
   market: MarketData;
   /** The caller's portfolio (scoped by `ToolContext.userId`). */
   portfolio: PortfolioStore;
+  /** Background jobs (Queues) and their stored runs. */
+  background: BackgroundTasks;
 }
 
 /** Per-call context: who is calling, from which session, and the turn's cancel signal. */

@@ -26,6 +26,17 @@ import { updatePortfolioHandler } from "./handlers/update-portfolio";
 import { portfolioSpec } from "./specs/portfolio";
 import { updatePortfolioSpec } from "./specs/update-portfolio";
 
+import { generateAiReportHandler } from "./handlers/generate-ai-report";
+import { generateStrategyDecisionHandler } from "./handlers/generate-strategy-decision";
+import { queryHistoryHandler } from "./handlers/query-history";
+import { runBacktestHandler } from "./handlers/run-backtest";
+import { screenStocksHandler } from "./handlers/screen-stocks";
+import { generateAiReportSpec } from "./specs/generate-ai-report";
+import { generateStrategyDecisionSpec } from "./specs/generate-strategy-decision";
+import { queryHistorySpec } from "./specs/query-history";
+import { runBacktestSpec } from "./specs/run-backtest";
+import { screenStocksSpec } from "./specs/screen-stocks";
+
 /** Every tool, in the order the model sees them. */
 export const TOOLS: readonly BoundTool[] = [
   bindTool(getTimeSpec, getTimeHandler),
@@ -39,6 +50,11 @@ export const TOOLS: readonly BoundTool[] = [
   bindTool(intradayAnalysisSpec, intradayAnalysisHandler),
   bindTool(portfolioSpec, portfolioHandler),
   bindTool(updatePortfolioSpec, updatePortfolioHandler),
+  bindTool(screenStocksSpec, screenStocksHandler),
+  bindTool(runBacktestSpec, runBacktestHandler),
+  bindTool(generateAiReportSpec, generateAiReportHandler),
+  bindTool(generateStrategyDecisionSpec, generateStrategyDecisionHandler),
+  bindTool(queryHistorySpec, queryHistoryHandler),
 ];
 
 /** Looks a tool up by name. */

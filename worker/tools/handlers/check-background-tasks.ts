@@ -3,14 +3,17 @@ import { err, ok } from "../../lib/result";
 import type { ToolHandler } from "../bind";
 import type { checkBackgroundTasksSpec } from "../specs/check-background-tasks";
 
-/** Lists the session's tasks, or one task by id (another owner's id is simply not found). */
+/** Lists the session's tasks (without results, optionally by status), or one task by id with its result (another owner's id is simply not found). */
 export const checkBackgroundTasksHandler: ToolHandler<typeof checkBackgroundTasksSpec> = async (input, deps, ctx) => {
   if (input.task_id !== undefined) {
     const task = await deps.tasks.get(ctx.userId, input.task_id);
     if (!task) return err("not_found", `no background task ${input.task_id}`);
     return ok({ tasks: [task], message: `task ${task.id} is ${task.status}` });
   }
-  const tasks = await deps.tasks.listForSession(ctx.userId, ctx.sessionId);
+  // A listing leaves results out (they can be large): ask for one task_id to read its result.
+  const tasks = (await deps.tasks.listForSession(ctx.userId, ctx.sessionId))
+    .filter((t) => input.status === undefined || t.status === input.status)
+    .map(({ result: _result, ...rest }) => rest);
   const running = tasks.filter((t) => t.status === "queued" || t.status === "running").length;
   const message =
     tasks.length === 0
