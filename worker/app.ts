@@ -22,6 +22,7 @@ import { analyzeRoutes } from "./routes/analyze";
 import { healthRoutes } from "./routes/health";
 import { marketRoutes } from "./routes/market";
 import { sessionRoutes } from "./routes/sessions";
+import { usageRoutes } from "./routes/usage";
 
 /** Largest request body accepted by the API (bytes); 5,000 bars of OHLCV fit well inside. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -61,6 +62,7 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/analyze", analyzeRoutes);
   app.route("/api/market", marketRoutes);
   app.route("/api/sessions", sessionRoutes);
+  app.route("/api/usage", usageRoutes);
   app.notFound((c) =>
     errorResponse(c, 404, { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }),
   );

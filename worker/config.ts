@@ -18,7 +18,14 @@ const countWithDefault = (fallback: number) =>
 /** Prices per 1M tokens (USD) by model id; `*` applies to models not listed. */
 const Prices = z.record(
   z.string(),
-  z.object({ input: z.number().nonnegative(), output: z.number().nonnegative(), cacheRead: z.number().nonnegative().optional(), cacheWrite: z.number().nonnegative().optional() }).strict(),
+  z
+    .object({
+      input: z.number().nonnegative(),
+      output: z.number().nonnegative(),
+      cacheRead: z.number().nonnegative().optional(),
+      cacheWrite: z.number().nonnegative().optional(),
+    })
+    .strict(),
 );
 
 const Settings = z.object({

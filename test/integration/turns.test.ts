@@ -471,3 +471,89 @@ describe("system notifications", () => {
     expect(replay.find((c) => c.type === "data-notification")).toMatchObject({ data: { taskId: "task_1" } });
   });
 });
+
+describe("context governance in the session", () => {
+  it("sends the stored compaction summary instead of the covered messages", async () => {
+    const { runInDurableObject } = await import("cloudflare:test");
+    const { getAgentByName } = await import("agents");
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [{ text: "first answer" }, { text: "second answer" }]);
+    await sendAndRead(id, `first question about 600519 ${key}`);
+    const stub = await getAgentByName<Env, SessionAgent>(testEnv.SessionAgent, id);
+    await runInDurableObject(stub, (instance: SessionAgent) => {
+      instance["store"].setCompaction("用户在研究 600519 的吸筹阶段。", 2);
+    });
+    await sendAndRead(id, `second question ${key}`);
+    const sent = (await modelRequests(key))[1]?.body.messages ?? [];
+    expect(sent.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(String(sent[1]?.content)).toContain("[对话摘要]");
+    expect(JSON.stringify(sent)).not.toContain("first question about 600519");
+    const session = (await (await call(`/api/sessions/${id}`)).json()) as {
+      compaction: { summary: string; compactedThrough: number; count: number };
+      messages: unknown[];
+    };
+    expect(session.compaction).toEqual({ summary: "用户在研究 600519 的吸筹阶段。", compactedThrough: 2, count: 1 });
+    expect(session.messages).toHaveLength(4); // non-destructive: the UI keeps the whole history
+  });
+
+  it("writes a redacted JSONL trace per turn and records usage with cost", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [
+      {
+        reasoning: "check the clock",
+        toolCalls: [{ name: "get_time", arguments: { market: "cn" } }],
+        usage: { prompt: 1000, completion: 100 },
+      },
+      { text: "done", usage: { prompt: 1200, completion: 50 } },
+    ]);
+    const { frames } = await sendAndRead(id, `clock please, my api_key is sk-123 ${key}`);
+    const usage = chunksOf(frames).filter((c) => c.type === "data-usage") as { data: { costUsd: number } }[];
+    expect(usage[0]?.data.costUsd).toBeCloseTo((1000 * 2 + 100 * 8) / 1_000_000, 9);
+    const trace = await call(`/api/sessions/${id}/trace`);
+    expect(trace.status).toBe(200);
+    const lines = (await trace.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; tool?: string; ms?: number; status?: string });
+    expect(lines.map((l) => l.type)).toEqual(["init", "thinking", "tool_result", "final"]);
+    expect(lines[2]).toMatchObject({ tool: "get_time", status: "ok", ms: expect.any(Number) });
+    expect((await call(`/api/sessions/${id}/trace?turn=t_0000000000000000000000000a`)).status).toBe(404);
+    expect((await call(`/api/sessions/${id}/trace?turn=nope`)).status).toBe(400);
+    const summary = (await (await call("/api/usage?days=7")).json()) as {
+      totals: { turns: number; inputTokens: number; costUsd: number };
+    };
+    expect(summary.totals.inputTokens).toBeGreaterThanOrEqual(2200);
+    expect(summary.totals.costUsd).toBeGreaterThan(0);
+    expect((await call("/api/usage?days=0")).status).toBe(400);
+    const session = (await (await call(`/api/sessions/${id}`)).json()) as {
+      usage: { costUsd: number; inputTokens: number };
+    };
+    expect(session.usage).toMatchObject({ inputTokens: 2200, costUsd: (2200 * 2 + 150 * 8) / 1_000_000 });
+  });
+
+  it("serves a spilled result to the owner and keeps a 10,000-message session loadable", async () => {
+    const { runInDurableObject } = await import("cloudflare:test");
+    const { getAgentByName } = await import("agents");
+    const id = await newSession();
+    const big = JSON.stringify({ rows: Array.from({ length: 50_000 }, (_, i) => `row ${i} ${"x".repeat(90)}`) });
+    await testEnv.SPILLS.put(`spills/${id}/t_a/call_1.json`, big);
+    const res = await call(`/api/sessions/${id}/spills/t_a/call_1`);
+    expect(res.status).toBe(200);
+    expect((await res.text()).length).toBe(big.length);
+    const other = await newSession();
+    expect((await call(`/api/sessions/${other}/spills/t_a/call_1`)).status).toBe(404);
+    const stub = await getAgentByName<Env, SessionAgent>(testEnv.SessionAgent, id);
+    await runInDurableObject(stub, (instance: SessionAgent) => {
+      const store = instance["store"];
+      for (let i = 0; i < 10_000; i++)
+        store.appendMessage(
+          { id: `m_${i}`, role: i % 2 ? "assistant" : "user", parts: [{ type: "text", text: `message ${i}` }] },
+          0,
+        );
+    });
+    const session = (await (await call(`/api/sessions/${id}`)).json()) as { messages: unknown[] };
+    expect(session.messages).toHaveLength(10_000);
+  });
+});

@@ -23,6 +23,10 @@ export default defineConfig({
           LLM_FALLBACK_MODEL: "scripted-fallback",
           LLM_FALLBACK_API_KEY: "test-key",
           LLM_IDLE_TIMEOUT_MS: "1500",
+          LLM_PRICES: JSON.stringify({
+            scripted: { input: 2, output: 8, cacheRead: 0.5 },
+            "*": { input: 1, output: 4 },
+          }),
           EASTMONEY_BASE_URL: inject<string>("upstreamUrl"),
           TENCENT_BASE_URL: inject<string>("upstreamUrl"),
           YAHOO_BASE_URL: inject<string>("upstreamUrl"),

@@ -56,6 +56,8 @@ export const UsageTotals = z.object({
   outputTokens: z.number().int().nonnegative(),
   reasoningTokens: z.number().int().nonnegative(),
   cachedInputTokens: z.number().int().nonnegative(),
+  cacheWriteTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
 });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 

@@ -93,6 +93,15 @@ export const sessionRoutes = new Hono<AppEnv>()
     c.var.log.info("session_deleted", { sessionId: id });
     return c.body(null, 204);
   })
+  .get("/:id/trace", async (c) => {
+    const { stub } = await ownedSession(c);
+    const turn = c.req.query("turn");
+    if (turn !== undefined && !/^t_[0-9a-z]{26}$/.test(turn))
+      throw new AppError("invalid_input", 400, "turn must be a turn id (t_…)");
+    const text = await stub.readTrace(turn);
+    if (text === null) throw new AppError("not_found", 404, "no trace for that turn");
+    return c.body(text, 200, { "content-type": "application/x-ndjson; charset=utf-8" });
+  })
   .get("/:id/spills/:turnId/:callId", async (c) => {
     const { stub } = await ownedSession(c);
     const text = await stub.readSpill(c.req.param("turnId"), c.req.param("callId"));

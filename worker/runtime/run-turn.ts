@@ -35,6 +35,7 @@ import {
   unverifiedWarning,
 } from "./guards/loop-guard";
 import { lastUserText, recentTexts, toFlushMessage, toolResultMessage } from "./transcript";
+import { traceResult, type TraceEvent } from "./trace";
 import type { MemoryFlush } from "../ports/memory-flush";
 import type { SpillStore } from "../ports/spill-store";
 
@@ -79,6 +80,10 @@ export interface TurnDeps {
   onCompaction(state: { summary: string; coveredCount: number }): void;
   /** Saves stable preferences before a head is summarised away. */
   memoryFlush: MemoryFlush;
+  /** Receives the turn's trace events (the session writes them to R2). */
+  trace?: (event: TraceEvent) => void;
+  /** Prices per model id (settings), for the cost in `data-usage`; undefined → cost 0. */
+  priceOf?: (modelId: string) => ModelPrice | undefined;
   /** Where oversized tool results go (R2); undefined keeps only a preview. */
   spills: SpillStore | undefined;
   log: Logger;
@@ -131,13 +136,45 @@ class TurnTimeout extends Error {
   }
 }
 
+/** No usage yet. */
+export const ZERO_USAGE: RoundUsage = {
+  inputTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0,
+};
+
 function addUsage(a: RoundUsage, b: RoundUsage): RoundUsage {
   return {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
     cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+    costUsd: a.costUsd + b.costUsd,
   };
+}
+
+/** Per-million-token prices of a model (USD). */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** The cost of a round's usage: uncached input, cache reads and writes, output (reasoning included). */
+export function costOf(u: RoundUsage, price: ModelPrice | undefined): number {
+  if (!price) return 0;
+  const uncached = Math.max(0, u.inputTokens - u.cachedInputTokens - u.cacheWriteTokens);
+  const micro =
+    uncached * price.input +
+    u.cachedInputTokens * (price.cacheRead ?? price.input) +
+    u.cacheWriteTokens * (price.cacheWrite ?? price.input) +
+    u.outputTokens * price.output;
+  return micro / 1_000_000;
 }
 
 function assistantMessage(round: RoundResult): ModelMessage {
@@ -191,7 +228,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
   };
   const keysOf = outputKeysOf(deps.tools);
   let active: NamedModel = deps.models.primary;
-  let usage: RoundUsage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 };
+  let usage: RoundUsage = ZERO_USAGE;
   let rounds = 0;
   let firstOutputMs: number | undefined;
 
@@ -224,6 +261,18 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       rounds,
     };
     emit({ type: "finish", finishReason, messageMetadata: metadata });
+    const lastText = [...transcript.messages].reverse().find((m) => m.role === "assistant");
+    deps.trace?.({
+      type: "final",
+      status,
+      text:
+        lastText && Array.isArray(lastText.content)
+          ? lastText.content.map((p) => (p.type === "text" ? p.text : "")).join("")
+          : "",
+      rounds,
+      usage: { ...usage },
+      ms: deps.now() - started,
+    });
     return { status, rounds, usage, modelId: active.id, ...(error !== undefined ? { error } : {}) };
   };
   // Guards (seed 000 §6): the calls seen this turn (doom-loop window) and the tool the question requires.
@@ -274,6 +323,23 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       },
       signal,
     );
+    for (const o of [...fresh, ...refused]) {
+      deps.trace?.({
+        type: "tool_result",
+        round: rounds,
+        tool: o.toolName,
+        args: o.input ?? requested.find((c) => c.toolCallId === o.toolCallId)?.input ?? null,
+        result: traceResult(
+          o.kind === "ok"
+            ? o.output
+            : o.kind === "error"
+              ? { error: { code: o.code, message: o.message } }
+              : { denied: o.reason },
+        ),
+        ms: o.ms ?? 0,
+        status: o.kind === "ok" ? "ok" : o.kind === "error" ? "error" : "denied",
+      });
+    }
     const all = [...done, ...fresh, ...refused];
     const sequence = order ?? requested.map((c) => c.toolCallId);
     all.sort((a, b) => sequence.indexOf(a.toolCallId) - sequence.indexOf(b.toolCallId));
@@ -281,11 +347,21 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
   };
 
   if (!req.resume) emit({ type: "start", messageId: req.messageId });
+  deps.trace?.({
+    type: "init",
+    userText,
+    sessionId: req.sessionId,
+    turnId: req.turnId,
+    model: active.id,
+    resumed: Boolean(req.resume),
+  });
   try {
     if (req.resume) await runTools(req.resume.calls, req.resume.done, req.resume.order);
     while (rounds < limits.maxRounds) {
       rounds++;
       const round = await modelRound(rounds);
+      round.usage.costUsd = costOf(round.usage, deps.priceOf?.(active.id));
+      if (round.reasoning) deps.trace?.({ type: "thinking", round: rounds, text: round.reasoning });
       usage = addUsage(usage, round.usage);
       emit({ type: "data-usage", data: { round: rounds, ...round.usage, total: usage } });
       append(assistantMessage(round));
@@ -340,6 +416,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       error: failure ? undefined : error,
     });
     emit({ type: "error", errorText: text });
+    deps.trace?.({ type: "error", message: failure ? `${failure.kind}: ${failure.detail}` : text });
     return finish("error", "error", text);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
@@ -366,6 +443,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       deps.onCompaction({ summary: outcome.transcript.summary ?? "", coveredCount: outcome.transcript.coveredCount });
       const { transcript: _, kind: __, ...figures } = outcome;
       emit({ type: "data-compaction", data: { round, window, ...figures } });
+      deps.trace?.({ type: "compaction", round, detail: { window, ...figures } });
     } else if (outcome.kind === "failed") {
       if (signal.aborted) throw signal.reason;
       deps.log.warn("compaction_failed", { reason: outcome.reason });

@@ -16,7 +16,12 @@ export interface RoundUsage {
   inputTokens: number;
   outputTokens: number;
   reasoningTokens: number;
+  /** Input tokens read from the provider's prompt cache. */
   cachedInputTokens: number;
+  /** Input tokens written to the provider's prompt cache. */
+  cacheWriteTokens: number;
+  /** Cost in USD from the configured prices (0 when none are set). */
+  costUsd: number;
 }
 
 /** What a finished round produced. */
@@ -87,13 +92,15 @@ function toUsage(u: {
   inputTokens?: number;
   outputTokens?: number;
   outputTokenDetails?: { reasoningTokens?: number };
-  inputTokenDetails?: { cacheReadTokens?: number };
+  inputTokenDetails?: { cacheReadTokens?: number; cacheWriteTokens?: number };
 }): RoundUsage {
   return {
     inputTokens: u.inputTokens ?? 0,
     outputTokens: u.outputTokens ?? 0,
     reasoningTokens: u.outputTokenDetails?.reasoningTokens ?? 0,
     cachedInputTokens: u.inputTokenDetails?.cacheReadTokens ?? 0,
+    cacheWriteTokens: u.inputTokenDetails?.cacheWriteTokens ?? 0,
+    costUsd: 0,
   };
 }
 

@@ -44,10 +44,11 @@ export interface ApprovalGate {
 }
 
 /** What one call produced, for the model's transcript. */
-export type ToolOutcome =
+export type ToolOutcome = (
   | { toolCallId: string; toolName: string; kind: "ok"; output: unknown }
   | { toolCallId: string; toolName: string; kind: "error"; code: string; message: string }
-  | { toolCallId: string; toolName: string; kind: "denied"; reason: string };
+  | { toolCallId: string; toolName: string; kind: "denied"; reason: string }
+) & { /** Wall time of the call (ms), when it ran. */ ms?: number; /** The arguments it ran with. */ input?: unknown };
 
 /** What the executor needs from the turn. */
 export interface ExecutorEnv {
@@ -86,6 +87,12 @@ function issuesText(issues: readonly { path: readonly PropertyKey[]; message: st
 }
 
 async function runOne(call: PendingCall, env: ExecutorEnv, signal: AbortSignal): Promise<ToolOutcome> {
+  const started = Date.now();
+  const outcome = await runCall(call, env, signal);
+  return { ...outcome, ms: Date.now() - started, input: call.input };
+}
+
+async function runCall(call: PendingCall, env: ExecutorEnv, signal: AbortSignal): Promise<ToolOutcome> {
   const { toolCallId, toolName } = call;
   const fail = (code: string, message: string): ToolOutcome => {
     env.emit({ type: "tool-output-error", toolCallId, errorText: `${code}: ${message}` });

@@ -11,13 +11,14 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { consoleSink } from "../console-sink";
 import { loadConfig } from "../config";
 import { formatId } from "../lib/ids";
+import { redactSecrets } from "../lib/redact";
 import { createLogger, type Logger } from "../lib/log";
 import { languageOf, type Lang } from "../runtime/errors";
 import { createModels } from "../runtime/model";
 import { buildSystemPrompt } from "../runtime/prompts/system";
 import { noopMemoryFlushUntilMemoryExists } from "../runtime/context/noop-memory-flush";
 import { spillKey } from "../runtime/context/spill";
-import { runTurn, type TurnResult } from "../runtime/run-turn";
+import { runTurn, ZERO_USAGE, type TurnResult } from "../runtime/run-turn";
 import type { ApprovalDecision, ApprovalGate } from "../runtime/tool-executor";
 import { withoutReasoning } from "../runtime/transcript";
 import { createDb } from "../storage/db";
@@ -26,6 +27,7 @@ import { createMarketData } from "../market/create-market-data";
 import { backgroundPortFor } from "../background/background-port";
 import { D1TaskRepo } from "../storage/task-repo";
 import { R2SpillStore } from "../storage/r2-spill-store";
+import { D1UsageRepo } from "../storage/usage-repo";
 import { D1PortfolioStore } from "../storage/portfolio-repo";
 import type { SessionControl } from "../ports/session-control";
 import { findTool, TOOLS } from "../tools/registry";
@@ -69,6 +71,9 @@ interface LiveTurn {
   awake: boolean;
   /** Releases the keep-alive heartbeat (held while the turn works, not while it waits for a person). */
   release: (() => void) | undefined;
+  /** Trace lines of this run (redacted JSON), after what an earlier run of the same turn wrote. */
+  trace: string[];
+  tracePrefix: Promise<string>;
 }
 
 const DEFAULT_TITLE = "New session";
@@ -130,6 +135,13 @@ export class SessionAgent extends Agent<Env> {
     const sessionId = this.store.meta()?.id;
     if (!sessionId) return null;
     return new R2SpillStore(this.env.SPILLS).get(spillKey(sessionId, turnId, toolCallId));
+  }
+
+  /** A turn's trace as JSONL (the last turn when `turnId` is omitted), or null. */
+  async readTrace(turnId?: string): Promise<string | null> {
+    const id = turnId ?? this.turns.lastTurn()?.id;
+    if (!id || !this.turns.traceOf(id)) return null;
+    return this.spills().get(this.traceKey(id));
   }
 
   /** Renames the session. */
@@ -215,7 +227,7 @@ export class SessionAgent extends Agent<Env> {
     await this.endTurn(open.id, {
       status: "cancelled",
       rounds: open.rounds,
-      usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 },
+      usage: ZERO_USAGE,
       modelId: open.modelId ?? "",
     });
     return { cancelled: true };
@@ -303,6 +315,27 @@ export class SessionAgent extends Agent<Env> {
     this.emit(turnId, { type: "data-notification", data: { taskId: next.id, text: next.text } });
   }
 
+  private spills(): R2SpillStore {
+    return new R2SpillStore(this.env.SPILLS);
+  }
+
+  private traceKey(turnId: string): string {
+    return `traces/${this.store.meta()?.id ?? "unknown"}/${turnId}.jsonl`;
+  }
+
+  /** Writes the turn's trace so far to R2 and indexes it in the DO (failures are logged, never fatal). */
+  private async flushTrace(turnId: string, live: LiveTurn): Promise<void> {
+    try {
+      const prefix = await live.tracePrefix;
+      const text = prefix + live.trace.map((l) => `${l}\n`).join("");
+      const key = this.traceKey(turnId);
+      await this.spills().put(key, text);
+      this.turns.indexTrace(turnId, key, text.split("\n").length - 1, text.length, Date.now());
+    } catch (error) {
+      this.log.error("trace_write_failed", { turnId, error });
+    }
+  }
+
   private turnRow(id: string): TurnRow {
     const row = this.turns.lastTurn();
     if (!row || row.id !== id) throw new Error(`turn ${id} is not the last turn`);
@@ -352,6 +385,7 @@ export class SessionAgent extends Agent<Env> {
           // Waiting for a person may take long: end the open streams (clients reconnect with
           // stream?from=N after answering) and let the DO idle; the approval survives eviction.
           this.hub.pause();
+          void this.flushTrace(turnId, live);
           this.letSleep(live);
           live.waiters.set(call.approvalId, (decision) => {
             void this.holdAwake(live);
@@ -369,6 +403,12 @@ export class SessionAgent extends Agent<Env> {
       waiters: new Map(),
       awake: false,
       release: undefined,
+      trace: [],
+      tracePrefix: resume
+        ? this.spills()
+            .get(this.traceKey(turn.id))
+            .then((t) => t ?? "")
+        : Promise.resolve(""),
     };
     this.live = live;
     void this.holdAwake(live);
@@ -408,6 +448,9 @@ export class SessionAgent extends Agent<Env> {
         onCompaction: (state) => this.store.setCompaction(state.summary, state.coveredCount),
         memoryFlush: noopMemoryFlushUntilMemoryExists,
         spills: new R2SpillStore(this.env.SPILLS),
+        priceOf: (modelId) => config.prices[modelId] ?? config.prices["*"],
+        trace: (event) =>
+          live.trace.push(JSON.stringify({ at: new Date().toISOString(), ...(redactSecrets(event) as object) })),
         log,
         now: Date.now,
         newId: () => newId("a_"),
@@ -422,7 +465,7 @@ export class SessionAgent extends Agent<Env> {
         await this.endTurn(turn.id, {
           status: "error",
           rounds: 0,
-          usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 },
+          usage: ZERO_USAGE,
           modelId: "",
           error: String(error),
         });
@@ -457,10 +500,28 @@ export class SessionAgent extends Agent<Env> {
       endedAt: now,
     });
     this.store.addUsage(result.usage);
+    const ownerId = this.store.meta()?.ownerId;
+    if (ownerId && result.modelId && (result.usage.inputTokens > 0 || result.usage.outputTokens > 0)) {
+      await new D1UsageRepo(createDb(this.env.DB))
+        .add({
+          ownerId,
+          day: new Date(now).toISOString().slice(0, 10),
+          model: result.modelId,
+          inputTokens: result.usage.inputTokens,
+          outputTokens: result.usage.outputTokens,
+          cacheReadTokens: result.usage.cachedInputTokens,
+          cacheWriteTokens: result.usage.cacheWriteTokens,
+          costUsd: result.usage.costUsd,
+        })
+        .catch((error: unknown) => this.log.error("usage_record_failed", { error }));
+    }
     const folded = await foldChunks(this.chunksOf(turnId));
     if (folded && row)
       this.store.appendMessage(toStored(folded, row.assistantMessageId, { status: result.status }), now);
-    if (this.live?.id === turnId) this.live = undefined;
+    if (this.live?.id === turnId) {
+      await this.flushTrace(turnId, this.live);
+      this.live = undefined;
+    }
     this.hub.close();
     this.log.info("turn_end", { turnId, status: result.status, rounds: result.rounds, model: result.modelId });
     this.deliverPending();
@@ -483,7 +544,7 @@ export class SessionAgent extends Agent<Env> {
     await this.endTurn(open.id, {
       status: "error",
       rounds: open.rounds,
-      usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 },
+      usage: ZERO_USAGE,
       modelId: open.modelId ?? "",
       error: "interrupted",
     });

@@ -61,7 +61,14 @@ export class SessionStore {
   }
 
   /** Adds a turn's token usage to the session totals. */
-  addUsage(u: { inputTokens: number; outputTokens: number; reasoningTokens: number; cachedInputTokens: number }): void {
+  addUsage(u: {
+    inputTokens: number;
+    outputTokens: number;
+    reasoningTokens: number;
+    cachedInputTokens: number;
+    cacheWriteTokens: number;
+    costUsd: number;
+  }): void {
     const m = schema.sessionMeta;
     this.db
       .update(m)
@@ -70,6 +77,8 @@ export class SessionStore {
         outputTokens: sql`${m.outputTokens} + ${u.outputTokens}`,
         reasoningTokens: sql`${m.reasoningTokens} + ${u.reasoningTokens}`,
         cachedInputTokens: sql`${m.cachedInputTokens} + ${u.cachedInputTokens}`,
+        cacheWriteTokens: sql`${m.cacheWriteTokens} + ${u.cacheWriteTokens}`,
+        costMicros: sql`${m.costMicros} + ${Math.round(u.costUsd * 1_000_000)}`,
       })
       .run();
   }
@@ -130,6 +139,8 @@ export class SessionStore {
         outputTokens: meta.outputTokens,
         reasoningTokens: meta.reasoningTokens,
         cachedInputTokens: meta.cachedInputTokens,
+        cacheWriteTokens: meta.cacheWriteTokens,
+        costUsd: meta.costMicros / 1_000_000,
       },
     };
     return `${JSON.stringify(head).slice(0, -1)},"messages":[${messages.join(",")}]}`;

@@ -190,6 +190,20 @@ export class TurnStore {
     );
   }
 
+  /** Records where a turn's trace is. */
+  indexTrace(turnId: string, key: string, lines: number, bytes: number, now: number): void {
+    this.db
+      .insert(schema.traces)
+      .values({ turnId, key, lines, bytes, updatedAt: now })
+      .onConflictDoUpdate({ target: schema.traces.turnId, set: { key, lines, bytes, updatedAt: now } })
+      .run();
+  }
+
+  /** A turn's trace index row. */
+  traceOf(turnId: string): typeof schema.traces.$inferSelect | undefined {
+    return this.db.select().from(schema.traces).where(eq(schema.traces.turnId, turnId)).get();
+  }
+
   /** Records a notification once (the id is the task id, so a redelivery changes nothing). */
   insertNotification(id: string, text: string, now: number): boolean {
     const inserted = this.db

@@ -164,3 +164,19 @@ describe("offline answers", () => {
     expect(text).toContain("离线规则模型");
   });
 });
+
+describe("trace redaction", () => {
+  it("replaces credential values at any depth and keeps the rest", async () => {
+    const { redactSecrets } = await import("../../../worker/lib/redact");
+    const input = {
+      args: { code: "600519", api_key: "sk-1", nested: [{ Authorization: "Bearer x", note: "ok" }] },
+      headers: { cookie: "a=b", "x-auth-token": "t" },
+      password: "p",
+    };
+    expect(redactSecrets(input)).toEqual({
+      args: { code: "600519", api_key: "[redacted]", nested: [{ Authorization: "[redacted]", note: "ok" }] },
+      headers: { cookie: "[redacted]", "x-auth-token": "[redacted]" },
+      password: "[redacted]",
+    });
+  });
+});

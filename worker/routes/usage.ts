@@ -1,0 +1,31 @@
+/** `GET /api/usage?days=N`: the caller's model usage and cost per day and model, with totals. */
+import { Hono } from "hono";
+import { z } from "zod";
+import { AppError } from "../lib/app-error";
+import type { AppEnv } from "../http/app-env";
+import { createDb } from "../storage/db";
+import { D1UsageRepo } from "../storage/usage-repo";
+
+const Query = z.object({ days: z.coerce.number().int().min(1).max(366).default(30) });
+
+/** Usage routes, mounted at /api/usage. */
+export const usageRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  const query = Query.safeParse(c.req.query());
+  if (!query.success)
+    throw new AppError("invalid_input", 400, `days: ${query.error.issues[0]?.message ?? "invalid"} (1–366)`);
+  const days = query.data.days;
+  const from = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+  const rows = await new D1UsageRepo(createDb(c.env.DB)).since(c.var.userId, from);
+  const totals = rows.reduce(
+    (t, r) => ({
+      turns: t.turns + r.turns,
+      inputTokens: t.inputTokens + r.inputTokens,
+      outputTokens: t.outputTokens + r.outputTokens,
+      cacheReadTokens: t.cacheReadTokens + r.cacheReadTokens,
+      cacheWriteTokens: t.cacheWriteTokens + r.cacheWriteTokens,
+      costUsd: Math.round((t.costUsd + r.costUsd) * 1_000_000) / 1_000_000,
+    }),
+    { turns: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 },
+  );
+  return c.json({ days, from, totals, rows });
+});
