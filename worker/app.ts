@@ -22,6 +22,8 @@ import { analyzeRoutes } from "./routes/analyze";
 import { healthRoutes } from "./routes/health";
 import { marketRoutes } from "./routes/market";
 import { sessionRoutes } from "./routes/sessions";
+import { taskRoutes } from "./routes/tasks";
+import { webhookRoutes } from "./routes/webhooks";
 import { usageRoutes } from "./routes/usage";
 
 /** Largest request body accepted by the API (bytes); 5,000 bars of OHLCV fit well inside. */
@@ -50,9 +52,10 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   );
   app.use("/api/*", crossOrigin);
   app.route("/api/health", healthRoutes);
-  // Before identity: admin routes answer to ADMIN_TOKEN, share links to their capability token.
+  // Before identity: admin routes answer to ADMIN_TOKEN, share links to their capability token, webhooks to their signature.
   app.route("/api/admin", adminRoutes);
   app.route("/api/shares", shareReadRoutes);
+  app.route("/api/webhooks", webhookRoutes);
   app.use("/api/*", createIdentify(opts.fetch ? { fetch: opts.fetch } : {}));
   app.post("/api/sessions/:id/messages", rateLimit("turns"));
   app.route("/api", accountRoutes);
@@ -62,6 +65,7 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/analyze", analyzeRoutes);
   app.route("/api/market", marketRoutes);
   app.route("/api/sessions", sessionRoutes);
+  app.route("/api/tasks", taskRoutes);
   app.route("/api/usage", usageRoutes);
   app.notFound((c) =>
     errorResponse(c, 404, { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }),

@@ -77,6 +77,10 @@ export function decide(
   const tools = visibleTools(options);
   const results = resultsSince(options.prompt, index);
   if (results.length > 0) return { text: composeAnswer(results, lang) };
+  // A finished background task: relay its report; never plan tools from the notification's words.
+  const notice = text.match(/<task-notification[^>]*>\n?([\s\S]*?)\n?<\/task-notification>/);
+  if (text.startsWith("[SYSTEM NOTIFICATION") && notice)
+    return { text: `${notice[1] ?? ""}\n\n${composeAnswer([], lang).trim()}` };
   const { calls, missing } = planCalls(text, tools);
   if (calls.length > 0) return { calls: calls.map((c) => ({ toolName: c.toolName, input: JSON.stringify(c.input) })) };
   return {

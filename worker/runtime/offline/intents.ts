@@ -93,7 +93,7 @@ const RULES: IntentRule[] = [
     test: /选股|筛选|扫描全市场|screen|scan the market/i,
     input: (t) => ({ market: marketOf(t) }),
   },
-  { id: "backtest", tool: "backtest", test: /回测|backtest/i, input: () => ({}) },
+  { id: "backtest", tool: "run_backtest", test: /回测|backtest/i, input: () => ({}) },
   {
     id: "overview",
     tool: "get_market_overview",

@@ -1,0 +1,78 @@
+/**
+ * `POST /api/webhooks/screenings`: a Standard Webhooks-signed request starts a screening. The raw
+ * body is verified with the `standardwebhooks` package (HMAC-SHA256 over `id.timestamp.body`,
+ * constant-time compare, 5-minute tolerance either way) before anything is parsed. The `webhook-id`
+ * is the task's idempotency key: the same id again answers the same task and queues nothing.
+ */
+import { Hono } from "hono";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import { z } from "zod";
+import { ScreenBoard, ScreenMarket } from "../contracts/screening";
+import type { AppEnv } from "../http/app-env";
+import { LOCAL_OWNER } from "../http/identity";
+import { AppError, toAppError } from "../lib/app-error";
+import { createDb } from "../storage/db";
+import { sessions } from "../storage/schema";
+import { eq } from "drizzle-orm";
+import { backgroundDeps } from "../background/background-deps";
+import { createBackgroundPort } from "../background/background-port";
+
+/** Body of a screening webhook. */
+export const ScreeningWebhookBody = z
+  .object({
+    board: ScreenBoard.default("all"),
+    market: ScreenMarket.default("cn"),
+    limit: z.number().int().min(1).max(30).default(12),
+    /** A session to report the result into; its owner owns the task. */
+    session: z.string().min(1).max(64).optional(),
+  })
+  .strict();
+export type ScreeningWebhookBody = z.infer<typeof ScreeningWebhookBody>;
+
+function refuse(message: string): AppError {
+  return new AppError("unauthorized", 401, `webhook refused: ${message}`);
+}
+
+/** Webhook routes, mounted at /api/webhooks (before identity: they authenticate by signature). */
+export const webhookRoutes = new Hono<AppEnv>().post("/screenings", async (c) => {
+  const secret = c.var.config.webhookSecret;
+  if (!secret) throw refuse("webhooks are disabled (WEBHOOK_SECRET is not set)");
+  const raw = await c.req.text();
+  const headers = {
+    "webhook-id": c.req.header("webhook-id") ?? "",
+    "webhook-timestamp": c.req.header("webhook-timestamp") ?? "",
+    "webhook-signature": c.req.header("webhook-signature") ?? "",
+  };
+  let payload: unknown;
+  try {
+    payload = new Webhook(secret).verify(raw, headers);
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) throw refuse(error.message.toLowerCase());
+    if (error instanceof SyntaxError) throw new AppError("invalid_input", 400, "webhook body is not valid JSON");
+    throw refuse("signature could not be checked");
+  }
+  const parsed = ScreeningWebhookBody.safeParse(payload ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("invalid_input", 400, `${issue?.path.join(".") || "(body)"}: ${issue?.message ?? "invalid"}`);
+  }
+  const { session, ...input } = parsed.data;
+  let ownerId = LOCAL_OWNER;
+  if (session) {
+    const row = await createDb(c.env.DB).query.sessions.findFirst({ where: eq(sessions.id, session) });
+    if (!row) throw new AppError("not_found", 404, `session ${session} not found`);
+    ownerId = row.ownerId;
+  }
+  const port = createBackgroundPort(backgroundDeps(c.env, { log: c.var.log }));
+  const submitted = await port.submit({
+    kind: "screen_stocks",
+    input,
+    ownerId,
+    sessionId: session ?? null,
+    idempotencyKey: `webhook:${headers["webhook-id"]}`,
+  });
+  if (!submitted.ok) throw toAppError(submitted.error);
+  const { task, created } = submitted.value;
+  c.var.log.info("webhook_screening", { taskId: task.id, created });
+  return c.json({ taskId: task.id, replayed: !created }, created ? 202 : 200);
+});
