@@ -55,13 +55,22 @@ export function wireMessage(message: ModelMessage): string {
   });
 }
 
-/** Tokens of one message. */
+const messageCache = new WeakMap<ModelMessage, number>();
+const toolSetCache = new WeakMap<ToolSet, number>();
+
+/** Tokens of one message (memoised per message object: transcripts are append-only). */
 export function messageTokens(message: ModelMessage): number {
-  return textTokens(wireMessage(message));
+  const cached = messageCache.get(message);
+  if (cached !== undefined) return cached;
+  const tokens = textTokens(wireMessage(message));
+  messageCache.set(message, tokens);
+  return tokens;
 }
 
 /** Tokens of the tool schemas as sent (`{ type: "function", function: { name, description, parameters } }`). */
 export function toolSetTokens(tools: ToolSet): number {
+  const cached = toolSetCache.get(tools);
+  if (cached !== undefined) return cached;
   const wire = Object.entries(tools).map(([name, t]) => ({
     type: "function",
     function: {
@@ -73,7 +82,9 @@ export function toolSetTokens(tools: ToolSet): number {
           : {},
     },
   }));
-  return textTokens(JSON.stringify(wire));
+  const tokens = textTokens(JSON.stringify(wire));
+  toolSetCache.set(tools, tokens);
+  return tokens;
 }
 
 /** Everything one request sends. */
