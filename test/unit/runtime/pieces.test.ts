@@ -117,7 +117,7 @@ describe("offline intents", () => {
       toolName: "search_stock_by_name",
       input: { keyword: "Apple" },
     });
-    expect(planCalls("帮我回测一下", tools)).toEqual({ calls: [], missing: ["backtest"] });
+    expect(planCalls("帮我回测一下", tools)).toEqual({ calls: [], missing: ["run_backtest"] });
     expect(fitInput({ name: "t", properties: { symbol: {} } }, { symbol: "AAPL", market: "us" })).toEqual({
       symbol: "AAPL",
     });
