@@ -610,6 +610,13 @@ describe("portfolio tools in a turn", () => {
     expect(ok).toMatchObject({ ok: true, simulated: true, grade: expect.stringMatching(/healthy|warning|danger/) });
     expect(typeof ok?.["pnlPct"]).toBe("number");
     expect(out.output.diagnostics.find((d) => d["code"] === "SIM.0003")).toMatchObject({ ok: false });
+
+    // A share of this session serves the charts of symbols its transcript names, and no others.
+    const { token } = await createShare(id);
+    const bars = await call(`/api/shares/${token}/bars/SIM.0001?days=30`);
+    expect(bars.status).toBe(200);
+    expect(((await bars.json()) as { bars: unknown[] }).bars).toHaveLength(30);
+    expect((await call(`/api/shares/${token}/bars/SIM.0002?days=30`)).status).toBe(404);
   });
 });
 

@@ -4,7 +4,7 @@
  * charts). Bad query values answer 400 naming the field; unknown symbols 404; ambiguous names 400
  * with candidates; providers down with nothing cached 502. Never a 500 for client input.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { MarketBarsResponse, MarketSearchResponse, SymbolInfo } from "../contracts/market";
 import { analyze } from "../engine/analyze";
@@ -60,21 +60,23 @@ export const marketRoutes = new Hono<AppEnv>()
     if (!res.ok) throw toAppError(res.error);
     return c.json(res.value satisfies MarketSearchResponse);
   })
-  .get("/bars/:symbol", async (c) => {
-    const symbol = decodeURIComponent(c.req.param("symbol")).trim();
-    if (symbol === "" || symbol.length > 40)
-      throw new AppError("invalid_input", 400, "symbol: must be 1–40 characters", { details: { field: "symbol" } });
-    const q = parseQuery(BarsQuery, c.req.query());
-    const market = createMarketData({ db: c.env.DB, config: c.var.config, fetch: (...a) => fetch(...a) });
-    // The engine reads up to ANALYSIS_DAYS of history even when the chart shows fewer bars.
-    const want = Math.max(q.days, ANALYSIS_DAYS);
-    const res = await market.dailyBars(symbol, q.kind ? { days: want, kind: q.kind } : { days: want });
-    if (!res.ok) throw toAppError(res.error);
-    const { symbol: info, provenance } = res.value;
-    const bars = res.value.bars.slice(-q.days);
-    const analysis = analyze(res.value.bars, { symbol: info.id, ...engineMarket(info) });
-    const body: MarketBarsResponse = analysis.ok
-      ? { symbol: info, bars, provenance, analysis: analysis.value }
-      : { symbol: info, bars, provenance, analysis: null, analysisNote: analysis.error.message };
-    return c.json(body);
-  });
+  .get("/bars/:symbol", async (c) => c.json(await chartBars(c, c.req.param("symbol"))));
+
+/** The `GET /api/market/bars/:symbol` answer (also served to share-link viewers for the charts they see). */
+export async function chartBars(c: Context<AppEnv>, symbolParam: string): Promise<MarketBarsResponse> {
+  const symbol = decodeURIComponent(symbolParam).trim();
+  if (symbol === "" || symbol.length > 40)
+    throw new AppError("invalid_input", 400, "symbol: must be 1–40 characters", { details: { field: "symbol" } });
+  const q = parseQuery(BarsQuery, c.req.query());
+  const market = createMarketData({ db: c.env.DB, config: c.var.config, fetch: (...a) => fetch(...a) });
+  // The engine reads up to ANALYSIS_DAYS of history even when the chart shows fewer bars.
+  const want = Math.max(q.days, ANALYSIS_DAYS);
+  const res = await market.dailyBars(symbol, q.kind ? { days: want, kind: q.kind } : { days: want });
+  if (!res.ok) throw toAppError(res.error);
+  const { symbol: info, provenance } = res.value;
+  const bars = res.value.bars.slice(-q.days);
+  const analysis = analyze(res.value.bars, { symbol: info.id, ...engineMarket(info) });
+  return analysis.ok
+    ? { symbol: info, bars, provenance, analysis: analysis.value }
+    : { symbol: info, bars, provenance, analysis: null, analysisNote: analysis.error.message };
+}

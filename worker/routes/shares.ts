@@ -1,7 +1,7 @@
 /**
  * Share links. Anyone holding a share token reads that one session (`GET /api/shares/:token`) and
- * watches its running turn (`…/stream?from=N`) — nothing else: no writes, memory, traces, portfolio
- * or spilled results. The owner creates (`POST /api/sessions/:id/share`), lists and revokes them.
+ * watches its running turn (`…/stream?from=N`) and the charts of symbols the transcript names
+ * (`…/bars/:symbol`) — nothing else: no writes, memory, traces, portfolio or spilled results. The owner creates (`POST /api/sessions/:id/share`), lists and revokes them.
  * Wrong, revoked and expired tokens answer the same 404 through the same path (hash, one lookup).
  */
 import { getAgentByName } from "agents";
@@ -18,6 +18,7 @@ import type { SessionAgent } from "../session/session-agent";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { D1Shares, type LiveShare } from "../storage/share-repo";
+import { chartBars } from "./market";
 import { SSE_HEADERS } from "./sessions";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -56,6 +57,15 @@ export const shareReadRoutes = new Hono<AppEnv>()
       "cache-control": "private, no-store",
       "x-robots-tag": "noindex",
     });
+  })
+  .get("/:token/bars/:symbol", async (c) => {
+    // Charts of the transcript: only symbols the shared session itself mentions.
+    const share = await liveShare(c);
+    const detail = (await (await stubOf(c, share.sessionId)).snapshotJson()) ?? "";
+    const symbol = decodeURIComponent(c.req.param("symbol")).trim();
+    if (symbol === "" || !detail.includes(JSON.stringify(symbol)))
+      throw new AppError("not_found", 404, "this share shows no chart of that symbol");
+    return c.json(await chartBars(c, symbol));
   })
   .get("/:token/stream", async (c) => {
     const share = await liveShare(c);
