@@ -7,6 +7,7 @@ import { createLogger } from "../../worker/lib/log";
 import type { ModelChain } from "../../worker/runtime/model";
 import { runTurn, type TurnLimits, type TurnResult } from "../../worker/runtime/run-turn";
 import type { ApprovalDecision } from "../../worker/runtime/tool-executor";
+import type { MemoryRecall } from "../../worker/ports/memory-recall";
 import type { SpillStore } from "../../worker/ports/spill-store";
 import type { BoundTool } from "../../worker/tools/bind";
 import type { ToolDeps } from "../../worker/tools/deps";
@@ -46,6 +47,7 @@ export async function runHarnessTurn(opts: {
   history?: ModelMessage[];
   summary?: { text: string; coveredCount: number };
   spills?: SpillStore;
+  memory?: MemoryRecall;
 }): Promise<HarnessRun> {
   const chunks: UIMessageChunk[] = [];
   const appended: ModelMessage[] = [];
@@ -82,6 +84,7 @@ export async function runHarnessTurn(opts: {
       onCompaction: (state) => compactions.push(state),
       memoryFlush: { flushBeforeCompaction: async (input) => void flushed.push(input.head.length) },
       spills: opts.spills,
+      ...(opts.memory ? { memory: opts.memory } : {}),
       log: createLogger(() => {}),
       now: Date.now,
       newId: () => `id-${++seq}`,

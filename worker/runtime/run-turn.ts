@@ -34,9 +34,10 @@ import {
   MAX_GUARD_RETRIES,
   unverifiedWarning,
 } from "./guards/loop-guard";
-import { lastUserText, recentTexts, toFlushMessage, toolResultMessage } from "./transcript";
+import { lastUserText, recentTexts, toFlushMessage, toolResultMessage, withMemories } from "./transcript";
 import { traceResult, type TraceEvent } from "./trace";
 import type { MemoryFlush } from "../ports/memory-flush";
+import type { MemoryRecall } from "../ports/memory-recall";
 import type { SpillStore } from "../ports/spill-store";
 
 /** Tokens kept free for the model's answer when fitting an oversized view. */
@@ -80,6 +81,8 @@ export interface TurnDeps {
   onCompaction(state: { summary: string; coveredCount: number }): void;
   /** Saves stable preferences before a head is summarised away. */
   memoryFlush: MemoryFlush;
+  /** Long-term memory recalled before the first round (absent until memory exists). */
+  memory?: MemoryRecall;
   /** Receives the turn's trace events (the session writes them to R2). */
   trace?: (event: TraceEvent) => void;
   /** Prices per model id (settings), for the cost in `data-usage`; undefined → cost 0. */
@@ -346,6 +349,25 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     append(toolResultMessage(all));
   };
 
+  // Recall (seed 000 §5): memories go around this turn's question in the view, never into storage.
+  const turnQuestion = [...req.history].reverse().find((m) => m.role === "user");
+  let memoryBlock: string | undefined;
+  if (deps.memory && !req.resume && turnQuestion) {
+    try {
+      const recalled = await deps.memory.recall({ userId: req.userId, sessionId: req.sessionId, text: userText });
+      if (recalled && recalled.block.trim() !== "") {
+        memoryBlock = recalled.block;
+        deps.trace?.({ type: "memory", ids: recalled.ids });
+      }
+    } catch (error) {
+      deps.log.warn("memory_recall_failed", { error });
+      deps.trace?.({
+        type: "error",
+        message: `memory recall failed, the turn goes on without memories: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  }
+
   if (!req.resume) emit({ type: "start", messageId: req.messageId });
   deps.trace?.({
     type: "init",
@@ -452,7 +474,10 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
         data: { round, window, failed: true, reason: outcome.reason, tokensBefore: outcome.tokensBefore },
       });
     }
-    const view = round > 1 ? shrinkStaleResults(viewOf(transcript, req.lang), keysOf) : viewOf(transcript, req.lang);
+    const base = viewOf(transcript, req.lang).map((m) =>
+      m === turnQuestion && memoryBlock ? withMemories(m, memoryBlock) : m,
+    );
+    const view = round > 1 ? shrinkStaleResults(base, keysOf) : base;
     const budget = window - requestTokens(req.system, schemas, []) - OUTPUT_RESERVE_TOKENS;
     const fitted = fitToBudget(view, budget);
     if (fitted.cut > 0) emit({ type: "data-compaction", data: { round, window, truncatedMessages: fitted.cut } });

@@ -18,6 +18,7 @@ export type TraceEvent =
       status: "ok" | "error" | "denied";
     }
   | { type: "compaction"; round: number; detail: Record<string, unknown> }
+  | { type: "memory"; ids: string[] }
   | { type: "final"; status: string; text: string; rounds: number; usage: Record<string, number>; ms: number }
   | { type: "error"; message: string };
 

@@ -71,3 +71,12 @@ export function recentTexts(messages: readonly ModelMessage[], count = 6): strin
     .slice(-count)
     .map(plainText);
 }
+
+/** The turn's question with recalled memories around it (seed 000 `prepend_memory_context`). */
+export function withMemories(question: ModelMessage, block: string): ModelMessage {
+  const text = plainText(question);
+  return {
+    role: "user",
+    content: `<relevant-memories>\n${block}\n</relevant-memories>\n<current-user-message>\n${text}\n</current-user-message>`,
+  };
+}

@@ -155,3 +155,27 @@ describe("spills", () => {
     expect(sent.length).toBeLessThan(20_000);
   });
 });
+
+describe("memory recall", () => {
+  it("wraps this turn's question with recalled memories in the view only, and survives a failing recall", async () => {
+    server.push([{ text: "noted" }], "[mem-1]");
+    const run = await runHarnessTurn({
+      models: models(),
+      text: "what do I prefer? [mem-1]",
+      memory: { recall: async () => ({ block: "- [偏好] 只做主板，不追高", ids: ["mem_1"] }) },
+    });
+    expect(run.result.status).toBe("done");
+    const sent = server.requests("[mem-1]")[0]?.body?.messages.at(-1)?.content;
+    expect(String(sent)).toBe(
+      "<relevant-memories>\n- [偏好] 只做主板，不追高\n</relevant-memories>\n<current-user-message>\nwhat do I prefer? [mem-1]\n</current-user-message>",
+    );
+    server.push([{ text: "ok" }], "[mem-2]");
+    const failing = await runHarnessTurn({
+      models: models(),
+      text: "hi [mem-2]",
+      memory: { recall: async () => Promise.reject(new Error("D1 down")) },
+    });
+    expect(failing.result.status).toBe("done");
+    expect(String(server.requests("[mem-2]")[0]?.body?.messages.at(-1)?.content)).toBe("hi [mem-2]");
+  });
+});
