@@ -7,7 +7,11 @@ import { CancelResult, CreatedSession, Health, SessionDetail, SessionList, type 
 import { ErrorEnvelope } from "@contracts/errors";
 import { MarketBarsResponse } from "@contracts/market";
 import { TaskView } from "@contracts/task";
+import { ApiTokenList, CreatedApiToken, Me } from "@contracts/identity";
+import { PortfolioPreview, PortfolioView, type PortfolioChange } from "@contracts/portfolio";
+import { CreatedShare, SharedSession, ShareList } from "@contracts/share";
 import { z } from "zod";
+import { authToken } from "./auth-token";
 
 /** Base URL of the API: same origin when served by the worker, or VITE_API_BASE_URL on Pages. */
 const BASE = (import.meta.env.VITE_API_BASE_URL ?? "").replace(/\/+$/, "");
@@ -24,10 +28,21 @@ export class ApiError extends Error {
   }
 }
 
+/** While a share page is open, charts read their bars through the share link (see `setShareScope`). */
+let shareScope: string | null = null;
+
+/** Routes chart bars through `/api/shares/:token/bars` while a shared session is shown (null: normal). */
+export function setShareScope(token: string | null): void {
+  shareScope = token;
+}
+
 async function send(path: string, init?: RequestInit): Promise<Response> {
   let res: Response;
+  const headers = new Headers(init?.headers);
+  const token = authToken();
+  if (token && !headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
   try {
-    res = await fetch(`${BASE}${path}`, init);
+    res = await fetch(`${BASE}${path}`, { ...init, headers });
   } catch (error) {
     if (init?.signal?.aborted) throw error;
     throw new ApiError(0, "network", `cannot reach the server: ${String(error)}`);
@@ -91,7 +106,7 @@ export const api = {
     request(`${sessionPath(id)}/approvals/${encodeURIComponent(approvalId)}`, Ok, json("POST", body)),
   marketBars: (symbol: string, days: number, signal?: AbortSignal) =>
     request(
-      `/api/market/bars/${encodeURIComponent(symbol)}?days=${days}`,
+      `${shareScope ? `/api/shares/${encodeURIComponent(shareScope)}/bars` : "/api/market/bars"}/${encodeURIComponent(symbol)}?days=${days}`,
       MarketBarsResponse,
       signal ? { signal } : undefined,
     ),
@@ -104,6 +119,36 @@ export const api = {
       throw error;
     }
   },
+};
+
+const sharePath = (token: string) => `/api/shares/${encodeURIComponent(token)}`;
+
+/** Identity, share links and the portfolio (issue 10). */
+export const accountApi = {
+  me: () => request("/api/me", Me),
+  listTokens: () => request("/api/tokens", ApiTokenList),
+  createToken: (label: string) => request("/api/tokens", CreatedApiToken, json("POST", label ? { label } : {})),
+  revokeToken: async (id: string): Promise<void> => {
+    await send(`/api/tokens/${encodeURIComponent(id)}`, { method: "DELETE" });
+  },
+  createShare: (sessionId: string, expiresInHours?: number) =>
+    request(`${sessionPath(sessionId)}/share`, CreatedShare, json("POST", expiresInHours ? { expiresInHours } : {})),
+  listShares: () => request("/api/shares", ShareList),
+  /** Revokes a share by its id (`sh_…`) or its token. */
+  revokeShare: async (key: string): Promise<void> => {
+    await send(sharePath(key), { method: "DELETE" });
+  },
+  getShare: (token: string, signal?: AbortSignal) =>
+    request(sharePath(token), SharedSession, signal ? { signal } : undefined),
+  /** A shared session's current (or last) turn from event `from`, live while it runs. */
+  openShareStream: (token: string, from: number, signal: AbortSignal) =>
+    streamBody(`${sharePath(token)}/stream?from=${from}`, { signal }),
+  portfolio: () => request("/api/portfolio", PortfolioView),
+  previewChange: (change: PortfolioChange) => request("/api/portfolio/preview", PortfolioPreview, json("POST", change)),
+  applyChange: (change: PortfolioChange) => request("/api/portfolio/changes", PortfolioPreview, json("POST", change)),
+  importCsv: (csv: string, mode: "replace" | "merge", dryRun: boolean) =>
+    request("/api/portfolio/import", PortfolioPreview, json("POST", { csv, mode, dryRun })),
+  exportCsv: async (): Promise<string> => (await send("/api/portfolio/export")).text(),
 };
 
 /** A short, human message for any error thrown by the client. */

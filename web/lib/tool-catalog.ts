@@ -10,8 +10,10 @@ import { getMarketOverviewSpec } from "@tool-specs/get-market-overview";
 import { getTimeSpec } from "@tool-specs/get-time";
 import { intradayAnalysisSpec } from "@tool-specs/intraday-analysis";
 import { marketRegimeSpec } from "@tool-specs/market-regime";
+import { portfolioSpec } from "@tool-specs/portfolio";
 import { renameSessionSpec } from "@tool-specs/rename-session";
 import { searchStockByNameSpec } from "@tool-specs/search-stock-by-name";
+import { updatePortfolioSpec } from "@tool-specs/update-portfolio";
 import type { Lang } from "./strings";
 
 const SPECS: readonly ToolSpec[] = [
@@ -24,6 +26,8 @@ const SPECS: readonly ToolSpec[] = [
   marketRegimeSpec,
   renameSessionSpec,
   searchStockByNameSpec,
+  portfolioSpec,
+  updatePortfolioSpec,
 ];
 
 const BY_NAME = new Map(SPECS.map((s) => [s.name, s]));
