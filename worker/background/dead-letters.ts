@@ -4,26 +4,11 @@
  * The task it names is marked failed with the reason (conditionally: a finished task stays as it
  * is), its coordinator is stopped and its session told. Every dead letter is acknowledged.
  */
-import { z } from "zod";
 import type { BackgroundDeps } from "./background-deps";
 import { failTask } from "./complete-task";
 import type { ConsumedBatch } from "./queue-consumer";
+import { readDeadLetter } from "./read-dead-letter";
 import { coordinatorOf } from "./screen-jobs";
-
-const Named = z.looseObject({ taskId: z.string().min(1), kind: z.string().optional() });
-const Wrapped = z.looseObject({ reason: z.string(), body: z.unknown(), attempts: z.number().optional() });
-
-/** The task id and failure reason a dead letter carries. */
-export function readDeadLetter(body: unknown): { taskId: string | null; reason: string } {
-  const wrapped = Wrapped.safeParse(body);
-  const inner = wrapped.success ? wrapped.data.body : body;
-  const named = Named.safeParse(inner);
-  const kind = named.success ? named.data.kind : undefined;
-  const reason = wrapped.success
-    ? wrapped.data.reason
-    : `gave up after repeated failures${kind ? ` of ${kind}` : ""} (retries exhausted)`;
-  return { taskId: named.success ? named.data.taskId : null, reason };
-}
 
 /** Consumes a batch of dead letters. */
 export async function consumeDeadLetters(batch: ConsumedBatch, d: BackgroundDeps): Promise<void> {
