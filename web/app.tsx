@@ -10,6 +10,10 @@ import { navigate, parseRoute, usePathname } from "./lib/router";
 import { AnalysisPage } from "./routes/analysis-page";
 import { ChatPage } from "./routes/chat-page";
 import { HomePage } from "./routes/home-page";
+import { PortfolioPage } from "./routes/portfolio-page";
+import { SettingsPage } from "./routes/settings-page";
+import { SharePage } from "./routes/share-page";
+import { NavLinks } from "./components/nav-links";
 
 /** Top-level component. */
 export function App() {
@@ -17,6 +21,8 @@ export function App() {
   const { health, error } = useHealth();
   const route = parseRoute(usePathname());
   const [menuOpen, setMenuOpen] = useState(false);
+  // A share link is read-only and may be opened by someone who is not signed in: no sidebar, no nav.
+  if (route.page === "share") return <SharePage key={route.token} token={route.token} />;
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -42,6 +48,7 @@ export function App() {
         >
           wyckoff-edge <span className="brand-sub">{t("tagline")}</span>
         </a>
+        <NavLinks />
         <HealthBadge health={health} error={error} />
         <LanguageSwitch />
       </header>
@@ -57,6 +64,10 @@ export function App() {
             <ChatPage key={route.sessionId} sessionId={route.sessionId} />
           ) : route.page === "analysis" ? (
             <AnalysisPage key={route.symbol} symbol={route.symbol} />
+          ) : route.page === "portfolio" ? (
+            <PortfolioPage />
+          ) : route.page === "settings" ? (
+            <SettingsPage />
           ) : (
             <HomePage />
           )}

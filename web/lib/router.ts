@@ -1,4 +1,7 @@
-/** A tiny history router: three pages (`/`, `/c/:id`, `/analysis/:symbol`), no dependency. */
+/**
+ * A tiny history router, no dependency: `/`, `/c/:id`, `/analysis/:symbol`, the read-only share page
+ * `/s/:token`, `/portfolio` and `/settings`.
+ */
 import { useSyncExternalStore } from "react";
 
 /** The page a path shows. */
@@ -6,6 +9,9 @@ export type Route =
   | { page: "home" }
   | { page: "chat"; sessionId: string }
   | { page: "analysis"; symbol: string }
+  | { page: "share"; token: string }
+  | { page: "portfolio" }
+  | { page: "settings" }
   | { page: "unknown" };
 
 /** Parses a pathname into a route. */
@@ -15,6 +21,10 @@ export function parseRoute(pathname: string): Route {
   if (chat?.[1]) return { page: "chat", sessionId: decodeURIComponent(chat[1]) };
   const analysis = pathname.match(/^\/analysis\/([^/]+)\/?$/);
   if (analysis?.[1]) return { page: "analysis", symbol: decodeURIComponent(analysis[1]) };
+  const share = pathname.match(/^\/s\/([^/]+)\/?$/);
+  if (share?.[1]) return { page: "share", token: decodeURIComponent(share[1]) };
+  if (/^\/portfolio\/?$/.test(pathname)) return { page: "portfolio" };
+  if (/^\/settings\/?$/.test(pathname)) return { page: "settings" };
   return { page: "unknown" };
 }
 

@@ -3,6 +3,7 @@ import { useMemo, useState } from "react";
 import { ApprovalDialog } from "../components/approval-dialog";
 import { Composer } from "../components/composer";
 import { MessageList } from "../components/message-list";
+import { ShareButton } from "../components/share-button";
 import { StatusLine } from "../components/status-line";
 import { TasksPanel } from "../components/tasks-panel";
 import { useSession } from "../hooks/use-session";
@@ -31,7 +32,9 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   return (
     <div className="chat">
       <div className="chat-main">
-        <h1 className="chat-title">{s.title || "…"}</h1>
+        <h1 className="chat-title">
+          {s.title || "…"} <ShareButton sessionId={sessionId} />
+        </h1>
         {s.loadError && (
           <p className="inline-error" role="alert">
             {t("loadFailed", { error: s.loadError })}
