@@ -1,19 +1,29 @@
 /**
- * Starts the real app the way a person does (`npm start`'s script) on a free loopback port with
- * fresh local state and no model keys, waits for /api/health, and stops the whole process group.
+ * Starts the real app the way a person does (`npm start`'s script) twice, on free loopback ports
+ * with fresh local state: `appUrl` with no model keys (the offline rule model, as on a fresh clone)
+ * and `scriptedAppUrl` pointed at a scripted OpenAI-compatible model (`modelUrl`, scripts pushed
+ * over HTTP by the tests). The second instance starts once the first has loaded its data (both
+ * regenerate the same offline bundle file) and reuses its web build. Teardown stops each whole
+ * process group.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { startScriptedModel } from "../support/scripted-model/server";
 
 declare module "vitest" {
   export interface ProvidedContext {
     appUrl: string;
+    scriptedAppUrl: string;
+    modelUrl: string;
   }
 }
+
+const STARTUP_MS = 120_000;
+const MODEL_KEY = "e2e-scripted-key";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -25,28 +35,22 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(url: string, exited: () => string | null, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const why = exited();
-    if (why) throw new Error(`npm start exited before serving: ${why}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`npm start did not serve ${url}/api/health within ${timeoutMs} ms`);
+interface App {
+  url: string;
+  child: ChildProcess;
+  stateDir: string;
+  output: () => string;
+  exited: () => string | null;
+  /** Resolves when the start script's output contains `text`. */
+  printed: (text: string) => Promise<void>;
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const root = path.resolve(import.meta.dirname, "../..");
+async function launch(root: string, extra: NodeJS.ProcessEnv): Promise<App> {
   const port = await freePort();
   const stateDir = mkdtempSync(path.join(tmpdir(), "wyckoff-e2e-"));
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), WYCKOFF_STATE_DIR: stateDir };
-  for (const key of Object.keys(env)) if (key.startsWith("LLM_")) delete env[key]; // the offline model, as on a fresh clone
+  for (const key of Object.keys(env)) if (key.startsWith("LLM_")) delete env[key];
+  Object.assign(env, extra);
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: root,
     env,
@@ -54,21 +58,92 @@ export default async function setup(project: TestProject): Promise<() => Promise
     detached: true,
   });
   let output = "";
-  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const waiters: { text: string; resolve: () => void }[] = [];
+  const onData = (d: Buffer) => {
+    output += d.toString();
+    for (const w of waiters.filter((w) => output.includes(w.text))) {
+      w.resolve();
+      waiters.splice(waiters.indexOf(w), 1);
+    }
+  };
+  child.stdout?.on("data", onData);
+  child.stderr?.on("data", onData);
   let exitReason: string | null = null;
   child.on("exit", (code, signal) => (exitReason = `exit ${code ?? signal}\n${output.slice(-4000)}`));
-
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, () => exitReason, 120_000);
-  project.provide("appUrl", url);
-
-  return async () => {
-    if (child.pid && exitReason === null) {
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      process.kill(-child.pid, "SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    }
-    rmSync(stateDir, { recursive: true, force: true });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    stateDir,
+    output: () => output,
+    exited: () => exitReason,
+    printed: (text) =>
+      new Promise<void>((resolve, reject) => {
+        if (output.includes(text)) return resolve();
+        waiters.push({ text, resolve });
+        child.once("exit", () => reject(new Error(`npm start exited before printing "${text}": ${exitReason ?? ""}`)));
+      }),
   };
+}
+
+async function waitForHealth(app: App, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const why = app.exited();
+    if (why) throw new Error(`npm start exited before serving: ${why}`);
+    try {
+      const res = await fetch(`${app.url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`npm start did not serve ${app.url}/api/health within ${timeoutMs} ms\n${app.output().slice(-4000)}`);
+}
+
+async function stop(app: App): Promise<void> {
+  if (app.child.pid && app.exited() === null) {
+    const exited = new Promise<void>((resolve) => app.child.once("exit", () => resolve()));
+    try {
+      process.kill(-app.child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  }
+  rmSync(app.stateDir, { recursive: true, force: true });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const model = await startScriptedModel({ apiKey: MODEL_KEY });
+  const apps: App[] = [];
+  const teardown = async () => {
+    await Promise.all(apps.map(stop));
+    await model.close();
+  };
+  try {
+    const offline = await launch(root, {});
+    apps.push(offline);
+    // The second instance regenerates the offline bundle file the first one loads: wait until it has.
+    await Promise.race([
+      offline.printed("[start] serving the reading room"),
+      new Promise((_, reject) => setTimeout(() => reject(new Error("offline app did not load its data")), STARTUP_MS)),
+    ]);
+    const scripted = await launch(root, {
+      WYCKOFF_SKIP_BUILD: "1",
+      LLM_BASE_URL: model.url,
+      LLM_MODEL: "scripted",
+      LLM_API_KEY: MODEL_KEY,
+    });
+    apps.push(scripted);
+    await Promise.all([waitForHealth(offline, STARTUP_MS), waitForHealth(scripted, STARTUP_MS)]);
+    project.provide("appUrl", offline.url);
+    project.provide("scriptedAppUrl", scripted.url);
+    project.provide("modelUrl", model.url.replace(/\/v1\/?$/, ""));
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
 }

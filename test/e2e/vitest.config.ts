@@ -11,5 +11,7 @@ export default defineConfig({
     globalSetup: ["test/e2e/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // two app instances stop in parallel (each SIGTERM → SIGKILL after 5 s at worst)
+    teardownTimeout: 20_000,
   },
 });

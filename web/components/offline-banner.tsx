@@ -33,7 +33,8 @@ export function OfflineBanner({ health }: { health: Health | null }) {
   return (
     <div className="offline-banner" role="note" data-testid="offline-banner">
       <div>
-        <strong>{t("offlineBanner")}</strong>
+        {health.model.offline && <strong>{t("offlineBanner")} </strong>}
+        {health.marketData === "offline" && <span>{t("offlineDataBanner")}</span>}
         <details>
           <summary>{t("offlineHowTo")}</summary>
           <pre className="settings-example">{SETTINGS_EXAMPLE}</pre>

@@ -55,7 +55,11 @@ export function SessionRow({
   };
 
   return (
-    <li className={active ? "session-row session-row--active" : "session-row"} data-testid="session-row">
+    <li
+      className={active ? "session-row session-row--active" : "session-row"}
+      data-testid="session-row"
+      data-session-id={session.id}
+    >
       {editing ? (
         <form
           className="session-rename"
@@ -114,7 +118,7 @@ export function SessionRow({
             title={t("delete")}
             onClick={() => setConfirming(true)}
           >
-            🗑
+            ✕
           </button>
         </div>
       )}

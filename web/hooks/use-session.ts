@@ -149,9 +149,9 @@ export function useSession(sessionId: string): SessionModel {
         setSendError(errorMessage(error));
         return;
       }
-      void refreshSessions();
+      void refreshMeta(); // a first message names the session
     },
-    [makeRunner, follow],
+    [makeRunner, follow, refreshMeta],
   );
 
   const stop = useCallback(async () => {

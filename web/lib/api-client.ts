@@ -79,6 +79,7 @@ async function streamBody(path: string, init: RequestInit): Promise<ReadableStre
   return res.body;
 }
 
+const TaskList = z.object({ tasks: z.array(TaskView) });
 const Renamed = z.object({ id: z.string(), title: z.string() });
 const Ok = z.object({ ok: z.boolean() });
 
@@ -110,7 +111,18 @@ export const api = {
       MarketBarsResponse,
       signal ? { signal } : undefined,
     ),
-  /** A background task, or null while the tasks API does not exist (404). */
+  /** A session's background tasks (without results); empty where the tasks API is missing (404). */
+  listTasks: async (sessionId: string, signal?: AbortSignal) => {
+    try {
+      return (
+        await request(`/api/tasks?session=${encodeURIComponent(sessionId)}`, TaskList, signal ? { signal } : undefined)
+      ).tasks;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return [];
+      throw error;
+    }
+  },
+  /** A background task with its result, or null when unknown (404). */
   task: async (id: string) => {
     try {
       return await request(`/api/tasks/${encodeURIComponent(id)}`, TaskView);

@@ -13,23 +13,22 @@ interface SessionsState {
 
 let state: SessionsState = { sessions: null, error: null };
 const listeners = new Set<() => void>();
-let inflight: Promise<void> | null = null;
+let generation = 0;
 
 function set(next: SessionsState): void {
   state = next;
   for (const l of listeners) l();
 }
 
-/** Reloads the list from the server (coalesces concurrent calls). */
-export function refreshSessions(): Promise<void> {
-  inflight ??= api
-    .listSessions()
-    .then((r) => set({ sessions: r.sessions, error: null }))
-    .catch((e: unknown) => set({ ...state, error: errorMessage(e) }))
-    .finally(() => {
-      inflight = null;
-    });
-  return inflight;
+/** Reloads the list from the server; only the latest request's answer is kept (no stale overwrite). */
+export async function refreshSessions(): Promise<void> {
+  const mine = ++generation;
+  try {
+    const r = await api.listSessions();
+    if (mine === generation) set({ sessions: r.sessions, error: null });
+  } catch (e) {
+    if (mine === generation) set({ ...state, error: errorMessage(e) });
+  }
 }
 
 /** Creates a session and returns its id. */
@@ -49,6 +48,7 @@ export async function renameSession(id: string, title: string): Promise<void> {
 /** Deletes a session. */
 export async function deleteSession(id: string): Promise<void> {
   await api.deleteSession(id);
+  generation++; // an older list request in flight would bring the deleted row back
   set({ ...state, sessions: state.sessions?.filter((s) => s.id !== id) ?? null });
 }
 

@@ -5,13 +5,18 @@
 import type { ToolSpec } from "@tool-specs/define";
 import { analyzeStockSpec } from "@tool-specs/analyze-stock";
 import { checkBackgroundTasksSpec } from "@tool-specs/check-background-tasks";
+import { generateAiReportSpec } from "@tool-specs/generate-ai-report";
+import { generateStrategyDecisionSpec } from "@tool-specs/generate-strategy-decision";
 import { getMarketHistorySpec } from "@tool-specs/get-market-history";
 import { getMarketOverviewSpec } from "@tool-specs/get-market-overview";
 import { getTimeSpec } from "@tool-specs/get-time";
 import { intradayAnalysisSpec } from "@tool-specs/intraday-analysis";
 import { marketRegimeSpec } from "@tool-specs/market-regime";
 import { portfolioSpec } from "@tool-specs/portfolio";
+import { queryHistorySpec } from "@tool-specs/query-history";
 import { renameSessionSpec } from "@tool-specs/rename-session";
+import { runBacktestSpec } from "@tool-specs/run-backtest";
+import { screenStocksSpec } from "@tool-specs/screen-stocks";
 import { searchStockByNameSpec } from "@tool-specs/search-stock-by-name";
 import { updatePortfolioSpec } from "@tool-specs/update-portfolio";
 import type { Lang } from "./strings";
@@ -28,6 +33,11 @@ const SPECS: readonly ToolSpec[] = [
   searchStockByNameSpec,
   portfolioSpec,
   updatePortfolioSpec,
+  screenStocksSpec,
+  runBacktestSpec,
+  generateAiReportSpec,
+  generateStrategyDecisionSpec,
+  queryHistorySpec,
 ];
 
 const BY_NAME = new Map(SPECS.map((s) => [s.name, s]));

@@ -7,6 +7,7 @@ import { ShareButton } from "../components/share-button";
 import { StatusLine } from "../components/status-line";
 import { TasksPanel } from "../components/tasks-panel";
 import { useSession } from "../hooks/use-session";
+import { useTasks } from "../hooks/use-tasks";
 import { useT } from "../lib/lang-store";
 import { collectTasks, pendingApproval, toBlocks, type ToolBlock } from "../lib/message-view";
 
@@ -22,7 +23,11 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const waiting = s.live !== null && s.live.state.pendingApprovals.length > 0;
   const dialogBlock = reviewing ?? (pending && pending.approvalId !== dismissed && waiting ? pending : null);
   const history = s.history;
-  const tasks = useMemo(() => collectTasks(liveMessage ? [...history, liveMessage] : history), [history, liveMessage]);
+  const liveTasks = useMemo(
+    () => collectTasks(liveMessage ? [...history, liveMessage] : history),
+    [history, liveMessage],
+  );
+  const tasks = useTasks(sessionId, liveTasks, history.length);
   const running = s.live !== null && !s.live.state.ended;
   const busy = running ? (waiting ? t("busyApproval") : t("busyRunning")) : s.loading ? t("loading") : null;
   const lastFinish = s.history.at(-1)?.metadata;

@@ -1,0 +1,48 @@
+/**
+ * The session's background tasks: listed from `GET /api/tasks?session=`, overlaid with the live
+ * `data-task` progress of the running turn, refreshed when the turn changes and every few seconds
+ * while any task is still queued or running.
+ */
+import { useEffect, useState } from "react";
+import { api } from "../lib/api-client";
+import type { TaskPart } from "../lib/message-view";
+
+const POLL_MS = 4000;
+
+/** Tasks, newest state per id. `live` are the turn's data-task parts; `version` changes force a reload. */
+export function useTasks(sessionId: string, live: readonly TaskPart[], version: number): TaskPart[] {
+  const [listed, setListed] = useState<{ sessionId: string; tasks: TaskPart[] }>({ sessionId, tasks: [] });
+  const busy = listed.tasks.some((t) => t.status === "queued" || t.status === "running");
+  useEffect(() => {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = () => {
+      api
+        .listTasks(sessionId, controller.signal)
+        .then((tasks) => {
+          setListed({
+            sessionId,
+            tasks: tasks.map((t) => ({
+              id: t.id,
+              kind: t.kind,
+              status: t.status,
+              stage: t.progress.stage,
+              pct: t.progress.pct,
+            })),
+          });
+          if (busy) timer = setTimeout(load, POLL_MS);
+        })
+        .catch(() => {
+          // the panel keeps what it had; the next change or poll tries again
+        });
+    };
+    load();
+    return () => {
+      controller.abort();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [sessionId, version, busy]);
+  const byId = new Map((listed.sessionId === sessionId ? listed.tasks : []).map((t) => [t.id, t]));
+  for (const t of live) byId.set(t.id, t);
+  return [...byId.values()];
+}
