@@ -1,0 +1,52 @@
+/**
+ * Builds the FTS5 query of a recall from terms extracted out of the user's text — never from the
+ * raw text (PARITY.md §2.3: WyckoffAgent passed it to MATCH). Every term is a double-quoted string,
+ * so quotes, `*`, `NEAR`, `AND`/`OR`/`NOT`, `:` and parentheses in the text are plain characters.
+ * The index uses the trigram tokenizer: CJK segments give trigrams, 2-character words are matched
+ * as space-padded keywords (` 回踩 `, 4 characters), Latin words and codes as substrings.
+ */
+import { stockCodes } from "./stock-codes";
+import { cjkSegments, latinWords, ngrams } from "./terms";
+
+/** Most terms of each kind in one query (keeps the statement bounded whatever the text). */
+export const QUERY_TERM_CAPS = { codes: 4, words: 8, trigrams: 16, bigrams: 16 } as const;
+
+/** What recall searches with. */
+export interface RecallQuery {
+  /** The FTS5 MATCH expression, or null when the text has no usable term. */
+  match: string | null;
+  /** Stock codes named in the text (matched exactly against a memory's codes). */
+  codes: string[];
+  /** Keywords of the text (CJK bigrams, Latin words) for the overlap score. */
+  keywords: string[];
+}
+
+/** A term as an FTS5 string: double-quoted, inner quotes doubled. */
+export function quoteTerm(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+function capped(values: Iterable<string>, max: number): string[] {
+  return [...new Set(values)].slice(0, max);
+}
+
+/** The recall query for a user's text. */
+export function buildRecallQuery(text: string): RecallQuery {
+  const codes = capped(stockCodes(text), QUERY_TERM_CAPS.codes);
+  const words = capped(latinWords(text), QUERY_TERM_CAPS.words);
+  const segments = cjkSegments(text);
+  const trigrams = capped(
+    segments.filter((s) => s.length >= 3).flatMap((s) => ngrams(s, 3)),
+    QUERY_TERM_CAPS.trigrams,
+  );
+  const bigrams = capped(
+    segments.flatMap((s) => ngrams(s, 2)),
+    QUERY_TERM_CAPS.bigrams,
+  );
+  const terms = [...codes, ...words, ...trigrams, ...bigrams.map((b) => ` ${b} `)];
+  return {
+    match: terms.length === 0 ? null : terms.map(quoteTerm).join(" OR "),
+    codes,
+    keywords: [...bigrams, ...words],
+  };
+}
