@@ -25,6 +25,7 @@ import { sessionRoutes } from "./routes/sessions";
 import { taskRoutes } from "./routes/tasks";
 import { webhookRoutes } from "./routes/webhooks";
 import { usageRoutes } from "./routes/usage";
+import { hintRoutes, skillRoutes } from "./routes/skills";
 
 /** Largest request body accepted by the API (bytes); 5,000 bars of OHLCV fit well inside. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -67,6 +68,8 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/sessions", sessionRoutes);
   app.route("/api/tasks", taskRoutes);
   app.route("/api/usage", usageRoutes);
+  app.route("/api/skills", skillRoutes);
+  app.route("/api/hints", hintRoutes);
   app.notFound((c) =>
     errorResponse(c, 404, { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }),
   );

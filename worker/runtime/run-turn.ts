@@ -26,6 +26,7 @@ import { fitToBudget, shrinkStaleResults } from "./context/shrink";
 import { extractiveSummarizer, modelSummarizer } from "./context/summarize";
 import { requestTokens } from "./context/tokens";
 import { outputKeysOf } from "./output-keys";
+import { createSubagentRunner } from "./subagents";
 import { canonicalArgs, detectDoomLoop, DOOM_LOOP_WINDOW, type SeenCall } from "./guards/doom-loop";
 import {
   correctiveMessage,
@@ -81,6 +82,12 @@ export interface TurnDeps {
   onCompaction(state: { summary: string; coveredCount: number }): void;
   /** Saves stable preferences before a head is summarised away. */
   memoryFlush: MemoryFlush;
+  /** Refusal text for tools that exist but are not visible in this loop (sub-agents). */
+  refuse?: (toolName: string) => string | undefined;
+  /** Every registered tool (sub-agents pick their subsets from it); defaults to `tools`. */
+  allTools?: readonly BoundTool[];
+  /** True inside a sub-agent or pipeline step: no further delegation. */
+  nested?: boolean;
   /** Long-term memory recalled before the first round (absent until memory exists). */
   memory?: MemoryRecall;
   /** Receives the turn's trace events (the session writes them to R2). */
@@ -114,6 +121,8 @@ export interface TurnRequest {
    * result, and the outcomes of those that had finished (recovered from the event log, not re-run).
    */
   resume?: { calls: PendingCall[]; done: ToolOutcome[]; order: string[] };
+  /** The caller already emitted `start` (so the stream's first byte does not wait for set-up). */
+  started?: boolean;
   signal: AbortSignal;
   limits?: Partial<TurnLimits>;
 }
@@ -149,7 +158,8 @@ export const ZERO_USAGE: RoundUsage = {
   costUsd: 0,
 };
 
-function addUsage(a: RoundUsage, b: RoundUsage): RoundUsage {
+/** Adds two usages. */
+export function addUsage(a: RoundUsage, b: RoundUsage): RoundUsage {
   return {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
@@ -230,6 +240,23 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     messages: [...req.history],
   };
   const keysOf = outputKeysOf(deps.tools);
+  // Sub-agents (seed 000 §8) run inside this turn; their rounds count against its budget.
+  const toolDeps: ToolDeps = deps.nested
+    ? { ...deps.toolDeps, subagents: undefined }
+    : {
+        ...deps.toolDeps,
+        subagents: createSubagentRunner({
+          request: req,
+          deps,
+          active: () => active,
+          emit: (chunk) => emit(chunk),
+          spend: (n) => {
+            rounds += n;
+            return Math.max(0, limits.maxRounds - rounds);
+          },
+          remaining: () => Math.max(0, limits.maxRounds - rounds),
+        }),
+      };
   let active: NamedModel = deps.models.primary;
   let usage: RoundUsage = ZERO_USAGE;
   let rounds = 0;
@@ -316,13 +343,14 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       calls,
       {
         tools,
-        deps: deps.toolDeps,
+        deps: toolDeps,
         context: { sessionId: req.sessionId, userId: req.userId, signal },
         gate,
         emit,
         newId: deps.newId,
         log: deps.log,
         spill: { store: deps.spills, turnId: req.turnId },
+        ...(deps.refuse ? { refuse: deps.refuse } : {}),
       },
       signal,
     );
@@ -368,7 +396,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     }
   }
 
-  if (!req.resume) emit({ type: "start", messageId: req.messageId });
+  if (!req.resume && !req.started) emit({ type: "start", messageId: req.messageId });
   deps.trace?.({
     type: "init",
     userText,

@@ -59,6 +59,8 @@ export interface ExecutorEnv {
   emit(chunk: UIMessageChunk): void;
   newId(): string;
   log: Logger;
+  /** Why a tool that exists but is not visible here is refused (sub-agents' narrowed tool sets). */
+  refuse?: (toolName: string) => string | undefined;
   /** Where results over 50,000 characters go (keyed by `spillKey(sessionId, turnId, callId)`). */
   spill: { store: SpillStore | undefined; turnId: string };
 }
@@ -99,7 +101,11 @@ async function runCall(call: PendingCall, env: ExecutorEnv, signal: AbortSignal)
     return { toolCallId, toolName, kind: "error", code, message };
   };
   const bound = env.tools.get(toolName);
-  if (!bound) return fail("not_found", `unknown tool ${toolName}; available: ${[...env.tools.keys()].join(", ")}`);
+  if (!bound) {
+    const refusal = env.refuse?.(toolName);
+    if (refusal) return fail("refused", refusal);
+    return fail("not_found", `unknown tool ${toolName}; available: ${[...env.tools.keys()].join(", ")}`);
+  }
   if (call.inputError !== undefined) return fail("invalid_input", `arguments are not valid JSON: ${call.inputError}`);
 
   let input: unknown = call.input;

@@ -9,7 +9,7 @@ import type { ModelMessage, UIMessageChunk } from "ai";
 import { drizzle, type DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { consoleSink } from "../console-sink";
-import { loadConfig } from "../config";
+import { loadConfig, type Config } from "../config";
 import { formatId } from "../lib/ids";
 import { redactSecrets } from "../lib/redact";
 import { createLogger, type Logger } from "../lib/log";
@@ -18,7 +18,13 @@ import { createModels } from "../runtime/model";
 import { buildSystemPrompt } from "../runtime/prompts/system";
 import { noopMemoryFlushUntilMemoryExists } from "../runtime/context/noop-memory-flush";
 import { spillKey } from "../runtime/context/spill";
-import { runTurn, ZERO_USAGE, type TurnResult } from "../runtime/run-turn";
+import { runTurn, ZERO_USAGE, type TurnDeps, type TurnRequest, type TurnResult } from "../runtime/run-turn";
+import { runPipeline } from "../runtime/pipeline";
+import { resolveProfile, validateProfiles, type EffectiveProfile } from "../runtime/profiles/resolve";
+import { skillsReminder } from "../runtime/skills/skill";
+import { lastUserText } from "../runtime/transcript";
+import { D1HintRepo, matchHints } from "../storage/hint-repo";
+import { D1SkillRepo } from "../storage/skill-repo";
 import type { ApprovalDecision, ApprovalGate } from "../runtime/tool-executor";
 import { withoutReasoning } from "../runtime/transcript";
 import { createDb } from "../storage/db";
@@ -315,6 +321,16 @@ export class SessionAgent extends Agent<Env> {
     this.emit(turnId, { type: "data-notification", data: { taskId: next.id, text: next.text } });
   }
 
+  /** The session's effective profile; a broken profile definition falls back to the default loudly. */
+  private profile(): EffectiveProfile {
+    const checked = validateProfiles(new Set(TOOLS.map((t) => t.spec.name)));
+    if (!checked.ok) {
+      this.log.error("profiles_invalid", { message: checked.error.message });
+      return resolveProfile(null);
+    }
+    return resolveProfile(this.store.meta()?.profile ?? null);
+  }
+
   private spills(): R2SpillStore {
     return new R2SpillStore(this.env.SPILLS);
   }
@@ -412,51 +428,10 @@ export class SessionAgent extends Agent<Env> {
     };
     this.live = live;
     void this.holdAwake(live);
-    const sessionId = this.store.meta()?.id ?? "";
-    const log = this.log.child({ sessionId, turnId: turn.id });
-    const run = runTurn(
-      {
-        sessionId,
-        turnId: turn.id,
-        userId,
-        messageId: turn.assistantMessageId,
-        system: buildSystemPrompt({ now: Date.now() }),
-        ...this.history(turn.id),
-        lang: turn.lang as Lang,
-        signal: live.controller.signal,
-        limits: {
-          chunkIdleMs: config.idleTimeoutMs,
-          turnMs: config.turnTimeoutMs,
-          ...(config.contextWindowOverride ? { contextWindow: config.contextWindowOverride } : {}),
-        },
-        ...(resume ? { resume } : {}),
-      },
-      {
-        models: createModels(config.model, config.fallbackModel),
-        tools: TOOLS,
-        toolDeps: {
-          clock: Date.now,
-          tasks: new D1TaskRepo(createDb(this.env.DB)),
-          session: this.sessionControl(sessionId),
-          market: createMarketData({ db: this.env.DB, config, fetch: (...a) => fetch(...a) }),
-          portfolio: new D1PortfolioStore(createDb(this.env.DB)),
-          background: backgroundPortFor(this.env),
-        },
-        gate: this.gate(turn.id, live),
-        emit: (chunk) => this.emit(turn.id, chunk),
-        onMessages: (messages) => this.turns.appendModelMessages(turn.id, messages),
-        onCompaction: (state) => this.store.setCompaction(state.summary, state.coveredCount),
-        memoryFlush: noopMemoryFlushUntilMemoryExists,
-        spills: new R2SpillStore(this.env.SPILLS),
-        priceOf: (modelId) => config.prices[modelId] ?? config.prices["*"],
-        trace: (event) =>
-          live.trace.push(JSON.stringify({ at: new Date().toISOString(), ...(redactSecrets(event) as object) })),
-        log,
-        now: Date.now,
-        newId: () => newId("a_"),
-        sleep,
-      },
-    )
+    const log = this.log.child({ sessionId: this.store.meta()?.id ?? "", turnId: turn.id });
+    // The stream's first byte goes out now; prompt and tool set-up (D1 reads) follow.
+    if (!resume) this.emit(turn.id, { type: "start", messageId: turn.assistantMessageId });
+    const run = this.runLoop(turn, userId, live, config, log, resume)
       .then((result) => this.endTurn(turn.id, result))
       .finally(() => this.letSleep(live))
       .catch(async (error: unknown) => {
@@ -471,6 +446,81 @@ export class SessionAgent extends Agent<Env> {
         });
       });
     void run;
+  }
+
+  /** Builds the turn's prompt, tools and ports from the session's profile and runs it (loop or pipeline). */
+  private async runLoop(
+    turn: TurnRow,
+    userId: string,
+    live: LiveTurn,
+    config: Config,
+    log: Logger,
+    resume?: ReturnType<typeof unansweredCalls>,
+  ): Promise<TurnResult> {
+    const sessionId = this.store.meta()?.id ?? "";
+    const profile = this.profile();
+    const db = createDb(this.env.DB);
+    const skills = new D1SkillRepo(db);
+    const history = this.history(turn.id);
+    const question = lastUserText(history.history);
+    const [skillList, hints] = await Promise.all([
+      skills.list(userId).catch((error: unknown) => (log.warn("skills_unavailable", { error }), [])),
+      new D1HintRepo(db).list(userId).catch((error: unknown) => (log.warn("hints_unavailable", { error }), [])),
+    ]);
+    const system = buildSystemPrompt({
+      now: Date.now(),
+      profilePrompt: profile.prompt,
+      skillsReminder: skillsReminder(skillList),
+      hints: matchHints(hints, question).map((h) => h.text),
+    });
+    const tools = profile.tools
+      ? TOOLS.filter((t) => profile.tools?.includes(t.spec.name) || t.spec.name === "execute_skill")
+      : TOOLS;
+    const req: TurnRequest = {
+      sessionId,
+      turnId: turn.id,
+      userId,
+      messageId: turn.assistantMessageId,
+      system,
+      ...history,
+      lang: turn.lang as Lang,
+      signal: live.controller.signal,
+      limits: {
+        chunkIdleMs: config.idleTimeoutMs,
+        turnMs: profile.capability ? profile.timeoutMs : config.turnTimeoutMs,
+        maxRounds: profile.maxRounds,
+        ...(config.contextWindowOverride ? { contextWindow: config.contextWindowOverride } : {}),
+      },
+      ...(resume ? { resume } : { started: true }),
+    };
+    const deps: TurnDeps = {
+      models: createModels(config.model, config.fallbackModel),
+      tools,
+      allTools: TOOLS,
+      toolDeps: {
+        skills,
+        clock: Date.now,
+        tasks: new D1TaskRepo(createDb(this.env.DB)),
+        session: this.sessionControl(sessionId),
+        market: createMarketData({ db: this.env.DB, config, fetch: (...a) => fetch(...a) }),
+        portfolio: new D1PortfolioStore(createDb(this.env.DB)),
+        background: backgroundPortFor(this.env),
+      },
+      gate: this.gate(turn.id, live),
+      emit: (chunk) => this.emit(turn.id, chunk),
+      onMessages: (messages) => this.turns.appendModelMessages(turn.id, messages),
+      onCompaction: (state) => this.store.setCompaction(state.summary, state.coveredCount),
+      memoryFlush: noopMemoryFlushUntilMemoryExists,
+      spills: new R2SpillStore(this.env.SPILLS),
+      priceOf: (modelId) => config.prices[modelId] ?? config.prices["*"],
+      trace: (event) =>
+        live.trace.push(JSON.stringify({ at: new Date().toISOString(), ...(redactSecrets(event) as object) })),
+      log,
+      now: Date.now,
+      newId: () => newId("a_"),
+      sleep,
+    };
+    return profile.runtime === "pipeline" && !resume ? runPipeline(req, deps, profile.steps) : runTurn(req, deps);
   }
 
   /** Keeps the DO from idling out while a turn works (agents' alarm heartbeat). */

@@ -2,7 +2,8 @@
  * The D1 schema (drizzle): the only place tables are declared. `npm run db:generate` turns changes
  * into a new file under migrations/ (append-only once merged).
  */
-import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { MEMORY_TYPES, type MemorySource } from "../contracts/memory";
 
 /** Index of chat sessions per owner; the messages themselves live in each session's Durable Object. */
 export const sessions = sqliteTable(
@@ -235,4 +236,61 @@ export const usageDaily = sqliteTable(
     costMicros: integer("cost_micros").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.ownerId, t.day, t.model] })],
+);
+
+/** A user's own skills (markdown with front matter); built-ins live in code. */
+export const userSkills = sqliteTable(
+  "user_skills",
+  {
+    ownerId: text("owner_id").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    body: text("body").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.name] })],
+);
+
+/** Scenario hints added to the dynamic part of the prompt when their keywords appear (≤ 3 per turn). */
+export const promptHints = sqliteTable(
+  "prompt_hints",
+  {
+    id: text("id").primaryKey(),
+    /** `*` for the shipped hints every user gets; else the owner's id. */
+    ownerId: text("owner_id").notNull(),
+    keywords: text("keywords").notNull(),
+    text: text("text").notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("prompt_hints_owner").on(t.ownerId)],
+);
+
+/**
+ * Long-term memory (seed 000 §5), one row per memory of one owner. `keywords` and `codes` are stored
+ * space-padded (` 回踩 突破 `) so a 2-character keyword is a ≥3-character phrase for the trigram FTS
+ * table `memories_fts` (custom migration, kept in sync by triggers on `seq`). `source_ref` names the
+ * session and messages the memory came from.
+ */
+export const memories = sqliteTable(
+  "memories",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull().unique(),
+    ownerId: text("owner_id").notNull(),
+    type: text("type", { enum: MEMORY_TYPES }).notNull(),
+    content: text("content").notNull(),
+    keywords: text("keywords").notNull().default(""),
+    codes: text("codes").notNull().default(""),
+    relevance: real("relevance").notNull().default(1),
+    origin: text("origin", { enum: ["rule", "model", "flush", "user"] }).notNull(),
+    sourceRef: text("source_ref", { mode: "json" }).$type<MemorySource>().notNull(),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+    lastHitAt: integer("last_hit_at", { mode: "number" }),
+  },
+  (t) => [
+    uniqueIndex("memories_owner_dedupe").on(t.ownerId, t.type, t.content, t.codes),
+    index("memories_owner_type_updated").on(t.ownerId, t.type, t.updatedAt),
+  ],
 );

@@ -4,6 +4,8 @@
  */
 import type { BackgroundTasks } from "../ports/background";
 import type { Clock } from "../ports/clock";
+import type { SkillStore } from "../ports/skill-store";
+import type { SubagentRunner } from "../ports/subagent";
 import type { MarketData } from "../ports/market-data";
 import type { PortfolioStore } from "../ports/portfolio-store";
 import type { SessionControl } from "../ports/session-control";
@@ -20,6 +22,10 @@ export interface ToolDeps {
   portfolio: PortfolioStore;
   /** Background jobs (Queues) and their stored runs. */
   background: BackgroundTasks;
+  /** Built-in and the user's own skills. */
+  skills: SkillStore;
+  /** Sub-agents of this turn (set by the runtime; absent inside a sub-agent). */
+  subagents?: SubagentRunner;
 }
 
 /** Per-call context: who is calling, from which session, and the turn's cancel signal. */

@@ -3,6 +3,10 @@
  * labels all come from here; a tool that is not listed does not exist.
  */
 import { bindTool, type BoundTool } from "./bind";
+import { delegateToAnalysisHandler, delegateToResearchHandler, delegateToTradingHandler } from "./handlers/delegate";
+import { executeSkillHandler } from "./handlers/execute-skill";
+import { delegateToAnalysisSpec, delegateToResearchSpec, delegateToTradingSpec } from "./specs/delegate";
+import { executeSkillSpec } from "./specs/execute-skill";
 import { checkBackgroundTasksHandler } from "./handlers/check-background-tasks";
 import { getTimeHandler } from "./handlers/get-time";
 import { renameSessionHandler } from "./handlers/rename-session";
@@ -39,6 +43,10 @@ import { screenStocksSpec } from "./specs/screen-stocks";
 
 /** Every tool, in the order the model sees them. */
 export const TOOLS: readonly BoundTool[] = [
+  bindTool(executeSkillSpec, executeSkillHandler),
+  bindTool(delegateToResearchSpec, delegateToResearchHandler),
+  bindTool(delegateToAnalysisSpec, delegateToAnalysisHandler),
+  bindTool(delegateToTradingSpec, delegateToTradingHandler),
   bindTool(getTimeSpec, getTimeHandler),
   bindTool(checkBackgroundTasksSpec, checkBackgroundTasksHandler),
   bindTool(renameSessionSpec, renameSessionHandler),

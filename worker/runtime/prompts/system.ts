@@ -17,8 +17,22 @@ Evidence rules:
 - Reply in the user's language (Chinese if they write Chinese). Be concise; use short sections and tables where they help.
 - This is research, not investment advice; state risks and invalidation levels (stops) when you discuss a setup.`;
 
-/** The full system prompt for a turn. */
-export function buildSystemPrompt(opts: { now: number }): string {
+/**
+ * The full system prompt: the stable core first (cacheable), then the profile's lines and the skills
+ * reminder (stable within a session), then the dynamic parts — matched scenario hints and the date.
+ */
+export function buildSystemPrompt(opts: {
+  now: number;
+  profilePrompt?: string;
+  skillsReminder?: string;
+  hints?: readonly string[];
+}): string {
   const today = new Date(opts.now).toISOString().slice(0, 10);
-  return `${SYSTEM_PREFIX}\n\nToday (UTC): ${today}.`;
+  const parts = [SYSTEM_PREFIX];
+  if (opts.profilePrompt) parts.push(opts.profilePrompt);
+  if (opts.skillsReminder) parts.push(opts.skillsReminder);
+  if (opts.hints && opts.hints.length > 0)
+    parts.push(`Hints for this question:\n${opts.hints.map((h) => `- ${h}`).join("\n")}`);
+  parts.push(`Today (UTC): ${today}.`);
+  return parts.join("\n\n");
 }

@@ -1,0 +1,62 @@
+/** Skills (`/api/skills`) and scenario hints (`/api/hints`) of the caller; built-ins are read-only. */
+import { Hono, type Context } from "hono";
+import { CreateHintBody, PatchHintBody, PutSkillBody, type HintList, type SkillList } from "../contracts/skills";
+import { AppError } from "../lib/app-error";
+import { formatId } from "../lib/ids";
+import type { AppEnv } from "../http/app-env";
+import { readJson } from "../http/read-json";
+import { parseSkill } from "../runtime/skills/skill";
+import { createDb } from "../storage/db";
+import { D1HintRepo } from "../storage/hint-repo";
+import { D1SkillRepo } from "../storage/skill-repo";
+
+const skillsOf = (env: Env) => new D1SkillRepo(createDb(env.DB));
+const hintsOf = (env: Env) => new D1HintRepo(createDb(env.DB));
+
+async function putSkill(c: Context<AppEnv>, expectedName?: string): Promise<Response> {
+  const body = await readJson(c, PutSkillBody);
+  const parsed = parseSkill(body.markdown);
+  if (!parsed.ok) throw new AppError("invalid_input", 400, `skill rejected: ${parsed.error.message}`);
+  if (expectedName !== undefined && parsed.value.name !== expectedName)
+    throw new AppError(
+      "invalid_input",
+      400,
+      `front matter name "${parsed.value.name}" does not match the URL (${expectedName})`,
+    );
+  const outcome = await skillsOf(c.env).put(c.var.userId, parsed.value, Date.now());
+  if (outcome === "builtin")
+    throw new AppError("conflict", 409, `"${parsed.value.name}" is a built-in skill; choose another name`);
+  return c.json({ ...parsed.value, builtin: false }, outcome === "created" ? 201 : 200);
+}
+
+/** Skill routes, mounted at /api/skills. */
+export const skillRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => c.json({ skills: await skillsOf(c.env).list(c.var.userId) } satisfies SkillList))
+  .post("/", (c) => putSkill(c))
+  .put("/:name", (c) => putSkill(c, c.req.param("name")))
+  .delete("/:name", async (c) => {
+    const name = c.req.param("name");
+    if (!(await skillsOf(c.env).remove(c.var.userId, name)))
+      throw new AppError("not_found", 404, `no skill of yours named ${name}`);
+    return c.body(null, 204);
+  });
+
+/** Hint routes, mounted at /api/hints. */
+export const hintRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => c.json({ hints: await hintsOf(c.env).list(c.var.userId) } satisfies HintList))
+  .post("/", async (c) => {
+    const body = await readJson(c, CreateHintBody);
+    const id = formatId(crypto.getRandomValues(new Uint8Array(16)), "h_");
+    return c.json(await hintsOf(c.env).create(c.var.userId, id, body.keywords, body.text, Date.now()), 201);
+  })
+  .patch("/:id", async (c) => {
+    const body = await readJson(c, PatchHintBody);
+    const hint = await hintsOf(c.env).update(c.var.userId, c.req.param("id"), body);
+    if (!hint) throw new AppError("not_found", 404, "no hint of yours with that id (shipped hints are read-only)");
+    return c.json(hint);
+  })
+  .delete("/:id", async (c) => {
+    if (!(await hintsOf(c.env).remove(c.var.userId, c.req.param("id"))))
+      throw new AppError("not_found", 404, "no hint of yours with that id (shipped hints are read-only)");
+    return c.body(null, 204);
+  });

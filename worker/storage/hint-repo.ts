@@ -1,0 +1,76 @@
+/** D1HintRepo: scenario hints (shipped ones with owner `*`, plus each user's own). */
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "./db";
+import { promptHints } from "./schema";
+
+/** A hint as the API shows it. */
+export interface Hint {
+  id: string;
+  keywords: string[];
+  text: string;
+  builtin: boolean;
+}
+
+type Row = typeof promptHints.$inferSelect;
+
+function toHint(r: Row): Hint {
+  return {
+    id: r.id,
+    keywords: r.keywords
+      .split(",")
+      .map((k) => k.trim())
+      .filter(Boolean),
+    text: r.text,
+    builtin: r.ownerId === "*",
+  };
+}
+
+/** Hints in D1. */
+export class D1HintRepo {
+  constructor(private readonly db: Db) {}
+
+  /** Shipped hints and the user's own. */
+  async list(userId: string): Promise<Hint[]> {
+    const rows = await this.db
+      .select()
+      .from(promptHints)
+      .where(inArray(promptHints.ownerId, ["*", userId]));
+    return rows.map(toHint);
+  }
+
+  /** Adds a hint of the user's. */
+  async create(userId: string, id: string, keywords: string[], text: string, now: number): Promise<Hint> {
+    await this.db
+      .insert(promptHints)
+      .values({ id, ownerId: userId, keywords: keywords.join(","), text, createdAt: now });
+    return { id, keywords, text, builtin: false };
+  }
+
+  /** Updates one of the user's hints; null when it is not theirs (shipped hints are read-only). */
+  async update(userId: string, id: string, patch: { keywords?: string[]; text?: string }): Promise<Hint | null> {
+    const set: Partial<Row> = {};
+    if (patch.keywords) set.keywords = patch.keywords.join(",");
+    if (patch.text !== undefined) set.text = patch.text;
+    const rows = await this.db
+      .update(promptHints)
+      .set(set)
+      .where(and(eq(promptHints.id, id), eq(promptHints.ownerId, userId)))
+      .returning();
+    return rows[0] ? toHint(rows[0]) : null;
+  }
+
+  /** Deletes one of the user's hints. */
+  async remove(userId: string, id: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(promptHints)
+      .where(and(eq(promptHints.id, id), eq(promptHints.ownerId, userId)))
+      .returning();
+    return rows.length > 0;
+  }
+}
+
+/** At most 3 hints whose keywords appear in the message (seed 001 dynamic prompt). */
+export function matchHints(hints: readonly Hint[], message: string, max = 3): Hint[] {
+  const text = message.toLowerCase();
+  return hints.filter((h) => h.keywords.some((k) => k !== "" && text.includes(k.toLowerCase()))).slice(0, max);
+}
