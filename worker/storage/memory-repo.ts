@@ -1,0 +1,266 @@
+/**
+ * D1MemoryStore: the MemoryStore port over D1. CRUD through drizzle; full-text search through the
+ * trigram FTS5 table `memories_fts` (raw SQL: bm25 and MATCH), with the query built from quoted
+ * terms by `memory/fts-query.ts`. Recall reads matches and pinning candidates in one batch.
+ */
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { MemorySource, type MemoryOrigin, type MemoryType } from "../contracts/memory";
+import { MEMORY_CAPS, LONG_TERM_TYPES, ageCutoff } from "../memory/caps";
+import { padTerms, unpadTerms } from "../memory/keywords";
+import type {
+  MatchedMemory,
+  MemoryChange,
+  MemoryStore,
+  NewMemory,
+  RecallRows,
+  StoredMemory,
+} from "../ports/memory-store";
+import { createDb, type Db } from "./db";
+import { memories } from "./schema";
+
+/** Rows per INSERT (D1 binds at most 100 parameters per statement; a row binds 11). */
+const INSERT_CHUNK = 9;
+
+const COLUMNS =
+  "m.id, m.type, m.content, m.keywords, m.codes, m.relevance, m.origin, m.source_ref, m.created_at, m.updated_at, m.last_hit_at";
+
+interface RawRow {
+  id: string;
+  type: MemoryType;
+  content: string;
+  keywords: string;
+  codes: string;
+  relevance: number;
+  origin: MemoryOrigin;
+  source_ref: string;
+  created_at: number;
+  updated_at: number;
+  last_hit_at: number | null;
+  rank?: number;
+}
+
+function fromRaw(r: RawRow): StoredMemory {
+  return {
+    id: r.id,
+    type: r.type,
+    content: r.content,
+    keywords: unpadTerms(r.keywords),
+    codes: unpadTerms(r.codes),
+    relevance: r.relevance,
+    origin: r.origin,
+    source: MemorySource.parse(JSON.parse(r.source_ref)),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    lastHitAt: r.last_hit_at,
+  };
+}
+
+function fromRow(r: typeof memories.$inferSelect): StoredMemory {
+  return {
+    id: r.id,
+    type: r.type,
+    content: r.content,
+    keywords: unpadTerms(r.keywords),
+    codes: unpadTerms(r.codes),
+    relevance: r.relevance,
+    origin: r.origin,
+    source: MemorySource.parse(r.sourceRef),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    lastHitAt: r.lastHitAt,
+  };
+}
+
+const CAPS_CTE = Object.entries(MEMORY_CAPS)
+  .map(([type, cap]) => `('${type}', ${cap})`)
+  .join(", ");
+
+/** The memory store over a D1 database; `newId` makes memory ids (`mem_…`). */
+export class D1MemoryStore implements MemoryStore {
+  private readonly db: Db;
+
+  constructor(
+    private readonly d1: D1Database,
+    private readonly newId: () => string,
+  ) {
+    this.db = createDb(d1);
+  }
+
+  async add(ownerId: string, list: readonly NewMemory[], now: number): Promise<string[]> {
+    if (list.length === 0) return [];
+    const rows = list.map((m) => ({
+      id: this.newId(),
+      ownerId,
+      type: m.type,
+      content: m.content,
+      keywords: padTerms(m.keywords),
+      codes: padTerms(m.codes),
+      origin: m.origin,
+      sourceRef: m.source,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    const added: string[] = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const inserted = await this.db
+        .insert(memories)
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflictDoNothing()
+        .returning({ id: memories.id });
+      added.push(...inserted.map((r) => r.id));
+    }
+    return added;
+  }
+
+  async recallRows(
+    ownerId: string,
+    match: string | null,
+    opts: { limit: number; preferences: number },
+  ): Promise<RecallRows> {
+    const pinned = [
+      this.d1
+        .prepare(
+          `SELECT ${COLUMNS} FROM memories m WHERE m.owner_id = ?1 AND m.type = 'persona' ORDER BY m.updated_at DESC LIMIT 1`,
+        )
+        .bind(ownerId),
+      this.d1
+        .prepare(
+          `SELECT ${COLUMNS} FROM memories m WHERE m.owner_id = ?1 AND m.type = 'preference' ORDER BY m.updated_at DESC LIMIT ?2`,
+        )
+        .bind(ownerId, opts.preferences),
+    ];
+    const search = match
+      ? [
+          this.d1
+            .prepare(
+              `SELECT ${COLUMNS}, bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
+               WHERE memories_fts MATCH ?1 AND m.owner_id = ?2 ORDER BY rank LIMIT ?3`,
+            )
+            .bind(match, ownerId, opts.limit),
+        ]
+      : [];
+    const results = await this.d1.batch<RawRow>([...pinned, ...search]);
+    const [persona, preferences, found] = results.map((r) => r.results);
+    return {
+      pinned: [...(persona ?? []), ...(preferences ?? [])].map(fromRaw),
+      matched: (found ?? []).map((r): MatchedMemory => ({ ...fromRaw(r), bm25: r.rank ?? 0 })),
+    };
+  }
+
+  async touch(ownerId: string, ids: readonly string[], now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .update(memories)
+      .set({ lastHitAt: now })
+      .where(and(eq(memories.ownerId, ownerId), inArray(memories.id, [...ids])));
+  }
+
+  async prune(opts: { ownerId?: string; now: number }): Promise<number> {
+    const owner = opts.ownerId === undefined ? "" : "AND owner_id = ?2";
+    const longTerm = LONG_TERM_TYPES.map((t) => `'${t}'`).join(", ");
+    const aged = this.d1
+      .prepare(
+        `DELETE FROM memories WHERE type NOT IN (${longTerm}) AND max(updated_at, coalesce(last_hit_at, 0)) < ?1 ${owner}`,
+      )
+      .bind(...(opts.ownerId === undefined ? [ageCutoff(opts.now)] : [ageCutoff(opts.now), opts.ownerId]));
+    // Keep the top `cap` of each (owner, type): recalled ones first (most recent hit first), then the newest.
+    const capped = this.d1
+      .prepare(
+        `WITH caps(type, cap) AS (VALUES ${CAPS_CTE}),
+         ranked AS (
+           SELECT seq, type, row_number() OVER (
+             PARTITION BY owner_id, type
+             ORDER BY last_hit_at IS NULL, coalesce(last_hit_at, updated_at) DESC, seq DESC
+           ) AS rn
+           FROM memories WHERE 1 = 1 ${opts.ownerId === undefined ? "" : "AND owner_id = ?1"}
+         )
+         DELETE FROM memories WHERE seq IN (
+           SELECT ranked.seq FROM ranked JOIN caps ON caps.type = ranked.type WHERE ranked.rn > caps.cap
+         )`,
+      )
+      .bind(...(opts.ownerId === undefined ? [] : [opts.ownerId]));
+    const [a, b] = await this.d1.batch([aged, capped]);
+    return (a?.meta.changes ?? 0) + (b?.meta.changes ?? 0);
+  }
+
+  async list(ownerId: string, opts: { type?: MemoryType; match?: string; limit: number }): Promise<StoredMemory[]> {
+    if (opts.match) {
+      const typed = opts.type ? "AND m.type = ?4" : "";
+      const { results } = await this.d1
+        .prepare(
+          `SELECT ${COLUMNS} FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
+           WHERE memories_fts MATCH ?1 AND m.owner_id = ?2 ${typed} ORDER BY bm25(memories_fts) LIMIT ?3`,
+        )
+        .bind(...[opts.match, ownerId, opts.limit, ...(opts.type ? [opts.type] : [])])
+        .all<RawRow>();
+      return results.map(fromRaw);
+    }
+    const rows = await this.db
+      .select()
+      .from(memories)
+      .where(and(eq(memories.ownerId, ownerId), opts.type ? eq(memories.type, opts.type) : undefined))
+      .orderBy(desc(memories.updatedAt), desc(memories.seq))
+      .limit(opts.limit);
+    return rows.map(fromRow);
+  }
+
+  async recent(ownerId: string, types: readonly MemoryType[], limit: number): Promise<StoredMemory[]> {
+    const rows = await this.db
+      .select()
+      .from(memories)
+      .where(and(eq(memories.ownerId, ownerId), inArray(memories.type, [...types])))
+      .orderBy(desc(memories.updatedAt), desc(memories.seq))
+      .limit(limit);
+    return rows.map(fromRow);
+  }
+
+  async get(ownerId: string, id: string): Promise<StoredMemory | null> {
+    const row = await this.db
+      .select()
+      .from(memories)
+      .where(and(eq(memories.ownerId, ownerId), eq(memories.id, id)))
+      .get();
+    return row ? fromRow(row) : null;
+  }
+
+  async update(ownerId: string, id: string, change: MemoryChange, now: number): Promise<StoredMemory | null> {
+    const set: Partial<typeof memories.$inferInsert> = { updatedAt: now };
+    if (change.content !== undefined) set.content = change.content;
+    if (change.keywords !== undefined) set.keywords = padTerms(change.keywords);
+    if (change.codes !== undefined) set.codes = padTerms(change.codes);
+    if (change.type !== undefined) set.type = change.type;
+    if (change.relevance !== undefined) set.relevance = change.relevance;
+    const [row] = await this.db
+      .update(memories)
+      .set(set)
+      .where(and(eq(memories.ownerId, ownerId), eq(memories.id, id)))
+      .returning();
+    return row ? fromRow(row) : null;
+  }
+
+  async remove(ownerId: string, id: string): Promise<boolean> {
+    const gone = await this.db
+      .delete(memories)
+      .where(and(eq(memories.ownerId, ownerId), eq(memories.id, id)))
+      .returning({ id: memories.id });
+    return gone.length > 0;
+  }
+
+  async removeByOrigin(ownerId: string, types: readonly MemoryType[], origin: MemoryOrigin): Promise<number> {
+    const gone = await this.db
+      .delete(memories)
+      .where(and(eq(memories.ownerId, ownerId), inArray(memories.type, [...types]), eq(memories.origin, origin)))
+      .returning({ id: memories.id });
+    return gone.length;
+  }
+}
+
+/** Counts the owner's memories (tests and the bench). */
+export async function countMemories(d1: D1Database, ownerId: string): Promise<number> {
+  const row = await createDb(d1)
+    .select({ n: sql<number>`count(*)` })
+    .from(memories)
+    .where(eq(memories.ownerId, ownerId))
+    .get();
+  return row?.n ?? 0;
+}
