@@ -18,6 +18,7 @@ export function fakeToolDeps(overrides: Partial<ToolDeps> = {}): ToolDeps {
   let title = "New session";
   return {
     clock: () => Date.UTC(2026, 10, 30, 2, 0, 0), // Monday 10:00 in Shanghai
+    skills: { list: async () => [], get: async () => null },
     tasks: { listForSession: async () => [], get: async () => null },
     session: { rename: async (t) => ((title = t), { title }) },
     ...overrides,
