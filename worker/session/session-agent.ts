@@ -16,7 +16,6 @@ import { createLogger, type Logger } from "../lib/log";
 import { languageOf, type Lang } from "../runtime/errors";
 import { createModels } from "../runtime/model";
 import { buildSystemPrompt } from "../runtime/prompts/system";
-import { noopMemoryFlushUntilMemoryExists } from "../runtime/context/noop-memory-flush";
 import { spillKey } from "../runtime/context/spill";
 import { runTurn, ZERO_USAGE, type TurnDeps, type TurnRequest, type TurnResult } from "../runtime/run-turn";
 import { runPipeline } from "../runtime/pipeline";
@@ -40,6 +39,7 @@ import { findTool, TOOLS } from "../tools/registry";
 import bundledMigrations from "./migrations/migrations";
 import * as schema from "./schema";
 import { SessionStore } from "./session-store";
+import { learnFromTurn, memoryPorts } from "./session-memory";
 import { foldChunks, toStored, unansweredCalls } from "./turn-replay";
 import { sseFrame, TurnHub } from "./turn-hub";
 import { decisionOf, TurnStore, type TurnRow } from "./turn-store";
@@ -510,7 +510,7 @@ export class SessionAgent extends Agent<Env> {
       emit: (chunk) => this.emit(turn.id, chunk),
       onMessages: (messages) => this.turns.appendModelMessages(turn.id, messages),
       onCompaction: (state) => this.store.setCompaction(state.summary, state.coveredCount),
-      memoryFlush: noopMemoryFlushUntilMemoryExists,
+      ...memoryPorts(this.env.DB, log, (work) => this.ctx.waitUntil(work)),
       spills: new R2SpillStore(this.env.SPILLS),
       priceOf: (modelId) => config.prices[modelId] ?? config.prices["*"],
       trace: (event) =>
@@ -568,6 +568,21 @@ export class SessionAgent extends Agent<Env> {
     const folded = await foldChunks(this.chunksOf(turnId));
     if (folded && row)
       this.store.appendMessage(toStored(folded, row.assistantMessageId, { status: result.status }), now);
+    // Long-term memory learns from the stored turn after the answer, never delaying it.
+    if (ownerId && row)
+      this.ctx.waitUntil(
+        learnFromTurn({
+          d1: this.env.DB,
+          sessionDb: this.db,
+          config: loadConfig(this.env),
+          log: this.log,
+          ownerId,
+          sessionId: this.store.meta()?.id ?? "",
+          userMessageId: row.userMessageId,
+          assistant: folded ? toStored(folded, row.assistantMessageId) : undefined,
+          answered: result.status === "done",
+        }),
+      );
     if (this.live?.id === turnId) {
       await this.flushTrace(turnId, this.live);
       this.live = undefined;
