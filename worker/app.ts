@@ -25,6 +25,7 @@ import { sessionRoutes } from "./routes/sessions";
 import { taskRoutes } from "./routes/tasks";
 import { webhookRoutes } from "./routes/webhooks";
 import { usageRoutes } from "./routes/usage";
+import { memoryRoutes } from "./routes/memory";
 import { hintRoutes, skillRoutes } from "./routes/skills";
 
 /** Largest request body accepted by the API (bytes); 5,000 bars of OHLCV fit well inside. */
@@ -68,6 +69,7 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/sessions", sessionRoutes);
   app.route("/api/tasks", taskRoutes);
   app.route("/api/usage", usageRoutes);
+  app.route("/api/memory", memoryRoutes);
   app.route("/api/skills", skillRoutes);
   app.route("/api/hints", hintRoutes);
   app.notFound((c) =>
