@@ -1,7 +1,7 @@
 /**
  * Worker entry: wiring only. HTTP goes to the Hono app; queue batches to the background consumer
- * (or, for the dead-letter queue, to the dead-letter consumer); the Cron Trigger starts the daily
- * screening.
+ * (or, for the dead-letter queue, to the dead-letter consumer); the Cron Triggers start the daily
+ * screening and the daily memory pruning.
  */
 import { createApp } from "./app";
 import { consoleSink } from "./console-sink";
@@ -11,6 +11,7 @@ import { startDailyScreening } from "./background/daily-screening";
 import { consumeDeadLetters } from "./background/dead-letters";
 import { createBackgroundHandlers } from "./background/handlers";
 import { createQueueConsumer } from "./background/queue-consumer";
+import { MEMORY_PRUNING_CRON, pruneMemories } from "./background/prune-memories";
 import { createLogger } from "./lib/log";
 
 export { SessionAgent } from "./session/session-agent";
@@ -31,6 +32,10 @@ export default {
   },
   async scheduled(controller, env, _ctx): Promise<void> {
     const log = createLogger(consoleSink, { cron: controller.cron });
+    if (controller.cron === MEMORY_PRUNING_CRON) {
+      await pruneMemories({ d1: env.DB, now: controller.scheduledTime, log });
+      return;
+    }
     const deps = backgroundDeps(env, { log });
     await startDailyScreening({
       setting: deps.config.dailyScreening,
