@@ -111,6 +111,10 @@ async function stop(app: App): Promise<void> {
     }
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   }
+  // Let go of the output pipes (a straggling grandchild could hold them open and keep vitest alive).
+  app.child.stdout?.destroy();
+  app.child.stderr?.destroy();
+  app.child.unref();
   rmSync(app.stateDir, { recursive: true, force: true });
 }
 
@@ -126,10 +130,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const offline = await launch(root, {});
     apps.push(offline);
     // The second instance regenerates the offline bundle file the first one loads: wait until it has.
+    let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       offline.printed("[start] serving the reading room"),
-      new Promise((_, reject) => setTimeout(() => reject(new Error("offline app did not load its data")), STARTUP_MS)),
-    ]);
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("offline app did not load its data")), STARTUP_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
     const scripted = await launch(root, {
       WYCKOFF_SKIP_BUILD: "1",
       LLM_BASE_URL: model.url,
