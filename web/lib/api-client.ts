@@ -28,12 +28,10 @@ export class ApiError extends Error {
   }
 }
 
-/** While a share page is open, charts read their bars through the share link (see `setShareScope`). */
-let shareScope: string | null = null;
-
-/** Routes chart bars through `/api/shares/:token/bars` while a shared session is shown (null: normal). */
-export function setShareScope(token: string | null): void {
-  shareScope = token;
+/** On a share page (`/s/:token`), charts read their bars through the share link: the viewer may not be signed in. */
+function barsBase(): string {
+  const share = location.pathname.match(/^\/s\/([^/]+)/);
+  return share?.[1] ? `/api/shares/${share[1]}/bars` : "/api/market/bars";
 }
 
 async function send(path: string, init?: RequestInit): Promise<Response> {
@@ -107,7 +105,7 @@ export const api = {
     request(`${sessionPath(id)}/approvals/${encodeURIComponent(approvalId)}`, Ok, json("POST", body)),
   marketBars: (symbol: string, days: number, signal?: AbortSignal) =>
     request(
-      `${shareScope ? `/api/shares/${encodeURIComponent(shareScope)}/bars` : "/api/market/bars"}/${encodeURIComponent(symbol)}?days=${days}`,
+      `${barsBase()}/${encodeURIComponent(symbol)}?days=${days}`,
       MarketBarsResponse,
       signal ? { signal } : undefined,
     ),

@@ -1,23 +1,17 @@
 /**
  * `/s/:token`: a shared session, read-only. The transcript with its tool cards and charts, and a
  * running turn followed live — but no composer, no approvals, no memory, traces or portfolio. Charts
- * read their bars through the share link while this page is open.
+ * read their bars through the share link (the API client sees the `/s/` path).
  */
-import { useEffect } from "react";
 import { AssistantMessage } from "../components/assistant-message";
 import { UserMessage } from "../components/user-message";
 import { useSharedSession } from "../hooks/use-shared-session";
-import { setShareScope } from "../lib/api-client";
 import { useIdT } from "../lib/identity-strings";
 import "../identity.css";
 
 /** The read-only page of a share link. */
 export function SharePage({ token }: { token: string }) {
   const { t, lang } = useIdT();
-  useEffect(() => {
-    setShareScope(token);
-    return () => setShareScope(null);
-  }, [token]);
   const view = useSharedSession(token);
   const expires = view.session?.shared.expiresAt;
   const waiting = view.live !== null && view.live.state.pendingApprovals.length > 0;
