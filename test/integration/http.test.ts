@@ -55,7 +55,14 @@ describe("sessions", () => {
       createdAt: expect.any(String),
       messages: [],
       compaction: { summary: null, compactedThrough: null, count: 0 },
-      usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 },
+      usage: {
+        inputTokens: 0,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        cachedInputTokens: 0,
+        cacheWriteTokens: 0,
+        costUsd: 0,
+      },
     });
 
     // The row lives in the DO's own SQLite, not only in D1.

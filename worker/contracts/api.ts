@@ -16,21 +16,32 @@ export type Health = z.infer<typeof Health>;
 /** Longest session title accepted (characters). */
 export const MAX_TITLE_LENGTH = 200;
 
+/** A profile: `domain:capability`, or either alone (e.g. `cn-equity:analysis`, `deep-dive`). */
+export const ProfileName = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9-]{0,31}(:[a-z0-9][a-z0-9-]{0,31})?$/,
+    "profile must be domain:capability in lower-case slugs (e.g. cn-equity:analysis)",
+  );
+
 /** `POST /api/sessions` body. */
 export const CreateSessionBody = z
   .object({
     title: z.string().trim().min(1).max(MAX_TITLE_LENGTH).optional(),
-    profile: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "profile must be a lower-case slug")
-      .optional(),
+    profile: ProfileName.optional(),
   })
   .strict();
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
-/** `PATCH /api/sessions/:id` body. */
-export const RenameSessionBody = z.object({ title: z.string().trim().min(1).max(MAX_TITLE_LENGTH) }).strict();
-export type RenameSessionBody = z.infer<typeof RenameSessionBody>;
+/** `PATCH /api/sessions/:id` body: rename and/or switch the profile (`null` = the default). */
+export const UpdateSessionBody = z
+  .object({
+    title: z.string().trim().min(1).max(MAX_TITLE_LENGTH).optional(),
+    profile: ProfileName.nullable().optional(),
+  })
+  .strict()
+  .refine((b) => b.title !== undefined || b.profile !== undefined, "give a title or a profile");
+export type UpdateSessionBody = z.infer<typeof UpdateSessionBody>;
 
 /** `POST /api/sessions` answer (201). */
 export const CreatedSession = z.object({ id: z.string() });

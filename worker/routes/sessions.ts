@@ -8,7 +8,7 @@ import {
   ApprovalBody,
   CreateSessionBody,
   MAX_MESSAGE_CHARS,
-  RenameSessionBody,
+  UpdateSessionBody,
   SendMessageBody,
   StreamQuery,
   type CancelResult,
@@ -81,10 +81,10 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .patch("/:id", async (c) => {
     const { id, stub, index } = await ownedSession(c);
-    const body = await readJson(c, RenameSessionBody);
-    await stub.rename(body.title);
-    await index.touch(id, Date.now(), body.title);
-    return c.json({ id, title: body.title });
+    const body = await readJson(c, UpdateSessionBody);
+    const updated = await stub.update(body);
+    await index.touch(id, Date.now(), body.title, body.profile);
+    return c.json({ id, ...updated });
   })
   .delete("/:id", async (c) => {
     const { id, stub, index } = await ownedSession(c);

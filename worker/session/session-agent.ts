@@ -155,6 +155,14 @@ export class SessionAgent extends Agent<Env> {
     this.store.setTitle(title);
   }
 
+  /** Renames the session and/or switches its profile (takes effect from the next turn). */
+  async update(patch: { title?: string; profile?: string | null }): Promise<{ title: string; profile: string | null }> {
+    if (patch.title !== undefined) this.store.setTitle(patch.title);
+    if (patch.profile !== undefined) this.store.setProfile(patch.profile);
+    const meta = this.store.meta();
+    return { title: meta?.title ?? "", profile: meta?.profile ?? null };
+  }
+
   /** Deletes everything the session holds (a running turn is stopped first). */
   async erase(): Promise<void> {
     this.live?.controller.abort(new Error("session deleted"));
@@ -473,8 +481,9 @@ export class SessionAgent extends Agent<Env> {
       skillsReminder: skillsReminder(skillList),
       hints: matchHints(hints, question).map((h) => h.text),
     });
+    // The profile's tools in the profile's order, plus execute_skill (skills work in every profile).
     const tools = profile.tools
-      ? TOOLS.filter((t) => profile.tools?.includes(t.spec.name) || t.spec.name === "execute_skill")
+      ? [...profile.tools, "execute_skill"].flatMap((name) => TOOLS.filter((t) => t.spec.name === name))
       : TOOLS;
     const req: TurnRequest = {
       sessionId,

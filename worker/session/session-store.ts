@@ -42,6 +42,11 @@ export class SessionStore {
       .run();
   }
 
+  /** Switches the session's profile. */
+  setProfile(profile: string | null): void {
+    this.db.update(schema.sessionMeta).set({ profile }).run();
+  }
+
   /** Renames the session. */
   setTitle(title: string): void {
     this.db.update(schema.sessionMeta).set({ title }).run();

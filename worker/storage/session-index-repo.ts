@@ -60,11 +60,11 @@ export class D1SessionIndex {
     return rows.map(toSummary);
   }
 
-  /** Marks activity (new message, rename). */
-  async touch(id: string, now: number, title?: string): Promise<void> {
+  /** Marks activity (new message, rename, profile switch). */
+  async touch(id: string, now: number, title?: string, profile?: string | null): Promise<void> {
     await this.db
       .update(sessions)
-      .set(title === undefined ? { updatedAt: now } : { updatedAt: now, title })
+      .set({ updatedAt: now, ...(title === undefined ? {} : { title }), ...(profile === undefined ? {} : { profile }) })
       .where(eq(sessions.id, id));
   }
 
