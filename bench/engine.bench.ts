@@ -103,7 +103,7 @@ describe("engine benchmarks", () => {
       `funnel: ${universe.length} symbols → L1 ${l1} → L2 ${l2} → live L4 triggers ${l4}; wall ${wall.toFixed(0)} ms`,
     );
     record({
-      id: "funnel_5300x320_cpu_ms",
+      id: "funnel_l1_l4_5300x320_cpu_ms",
       name: "L1–L4 funnel, 5,300 symbols × 320 bars (CPU)",
       value: Math.round(cpuMs),
       unit: "ms",
