@@ -12,6 +12,7 @@ import { createApp } from "../../worker/app";
 import { buildOfflineBundle } from "../../worker/market/offline/bundle";
 import { createDb } from "../../worker/storage/db";
 import { D1MarketCache } from "../../worker/storage/market-cache-repo";
+import { D1MemoryStore } from "../../worker/storage/memory-repo";
 import { D1PortfolioStore } from "../../worker/storage/portfolio-repo";
 import { tasks as tasksTable } from "../../worker/storage/schema";
 import { D1TaskRepo } from "../../worker/storage/task-repo";
@@ -150,7 +151,7 @@ describe("token mode", () => {
     expect((await req("/api/me", { token: second.token })).status).toBe(401);
   });
 
-  it("keeps two users apart: sessions, tasks, portfolios and shares answer 404 across users", async () => {
+  it("keeps two users apart: sessions, tasks, memory, portfolios and shares answer 404 across users", async () => {
     const alice = await adminToken("alice");
     const bob = await adminToken("bob");
     const a = await createSession(alice.token, "alice's research");
@@ -175,7 +176,7 @@ describe("token mode", () => {
 
     // Tasks: the owner-scoped reader (what check_background_tasks and the task routes use).
     await db.insert(tasksTable).values({
-      id: "task_alice_1",
+      id: "task_a11ce00000000000000000000a",
       kind: "screen",
       ownerId: "alice",
       sessionId: a,
@@ -184,9 +185,40 @@ describe("token mode", () => {
       updatedAt: 1,
     });
     const taskRepo = new D1TaskRepo(db);
-    expect(await taskRepo.get("bob", "task_alice_1")).toBeNull();
+    expect(await taskRepo.get("bob", "task_a11ce00000000000000000000a")).toBeNull();
     expect(await taskRepo.listForSession("bob", a)).toEqual([]);
-    expect((await taskRepo.get("alice", "task_alice_1"))?.id).toBe("task_alice_1");
+    expect((await taskRepo.get("alice", "task_a11ce00000000000000000000a"))?.id).toBe("task_a11ce00000000000000000000a");
+    expect((await req("/api/tasks/task_a11ce00000000000000000000a", { token: alice.token })).status).toBe(200);
+    expect((await req("/api/tasks/task_a11ce00000000000000000000a", { token: bob.token })).status).toBe(404);
+    expect((await req("/api/tasks/task_a11ce00000000000000000000a/cancel", { method: "POST", token: bob.token })).status).toBe(404);
+
+    // Memory.
+    const [memoryId] = await new D1MemoryStore(testEnv.DB, () => "mem_alice_1").add(
+      "alice",
+      [
+        {
+          type: "preference",
+          content: "Alice prefers springs on low volume",
+          keywords: ["spring"],
+          codes: [],
+          origin: "user",
+          source: { sessionId: a, messageIds: [] },
+        },
+      ],
+      Date.now(),
+    );
+    const memoryOf = async (token: string) => JSON.stringify(await (await req("/api/memory", { token })).json());
+    expect(await memoryOf(alice.token)).toContain("Alice prefers");
+    expect(await memoryOf(bob.token)).not.toContain("Alice prefers");
+    for (const [method, path] of [
+      ["GET", `/api/memory/${memoryId}/trace`],
+      ["DELETE", `/api/memory/${memoryId}`],
+    ] as const) {
+      expect([path, (await req(path, { method, token: bob.token })).status]).toEqual([path, 404]);
+    }
+    const patch = await req(`/api/memory/${memoryId}`, { method: "PATCH", token: bob.token, json: { content: "x" } });
+    expect(patch.status).toBe(404);
+    expect(await memoryOf(alice.token)).toContain("Alice prefers");
 
     // Portfolios.
     const add = await req("/api/portfolio/changes", {
