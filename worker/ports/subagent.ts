@@ -12,11 +12,11 @@ export interface SubagentOutcome {
 
 /** Runs a sub-agent's mini loop. */
 export interface SubagentRunner {
+  /** Runs to the end, or until the turn is cancelled (the runner uses the turn's own signal). */
   run(input: {
     agent: "research" | "analysis" | "trading";
     task: string;
     context: string;
     toolCallId: string;
-    signal: AbortSignal;
   }): Promise<SubagentOutcome>;
 }

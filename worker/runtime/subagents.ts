@@ -34,7 +34,8 @@ export function createSubagentRunner(o: {
 }): SubagentRunner {
   const all = o.deps.allTools ?? o.deps.tools;
   return {
-    async run({ agent, task, context, toolCallId, signal }): Promise<SubagentOutcome> {
+    async run({ agent, task, context, toolCallId }): Promise<SubagentOutcome> {
+      const signal = o.request.signal;
       const allowed = new Set<string>(SUBAGENT_TOOLS[agent]);
       const tools = all.filter((t) => allowed.has(t.spec.name));
       const refused: string[] = [];

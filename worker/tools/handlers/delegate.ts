@@ -15,7 +15,6 @@ function delegateTo(agent: "research" | "analysis" | "trading"): DelegateHandler
         task: input.task,
         context: input.context,
         toolCallId: ctx.toolCallId,
-        signal: ctx.signal,
       }),
     );
   };
