@@ -76,7 +76,32 @@ export function decide(
   const lang = languageOf(text);
   const tools = visibleTools(options);
   const results = resultsSince(options.prompt, index);
-  if (results.length > 0) return { text: composeAnswer(results, lang) };
+  // A loaded skill: follow its instructions by planning the tools they name (once).
+  const skill =
+    results.length === 1 && results[0]?.toolName === "execute_skill" && !results[0].isError
+      ? results[0].output
+      : undefined;
+  if (skill && typeof skill === "object" && "instructions" in skill) {
+    const planned = planCalls(String((skill as { instructions: unknown }).instructions), tools).calls.filter(
+      (c) => c.toolName !== "execute_skill",
+    );
+    if (planned.length > 0)
+      return { calls: planned.map((c) => ({ toolName: c.toolName, input: JSON.stringify(c.input) })) };
+  }
+  if (results.length > 0)
+    return {
+      text: composeAnswer(
+        results.filter((r) => r.toolName !== "execute_skill" || results.length === 1),
+        lang,
+      ),
+    };
+  // "/name …" runs a skill (lazy loading, as a real model would).
+  const slash = text.trim().match(/^\/([a-z0-9][a-z0-9-]{0,31})(?:\s+([\s\S]*))?$/);
+  if (slash?.[1] && tools.some((t) => t.name === "execute_skill")) {
+    return {
+      calls: [{ toolName: "execute_skill", input: JSON.stringify({ name: slash[1], user_input: slash[2] ?? "" }) }],
+    };
+  }
   // A finished background task: relay its report; never plan tools from the notification's words.
   const notice = text.match(/<task-notification[^>]*>\n?([\s\S]*?)\n?<\/task-notification>/);
   if (text.startsWith("[SYSTEM NOTIFICATION") && notice)

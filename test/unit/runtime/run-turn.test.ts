@@ -170,3 +170,41 @@ describe("runTurn with the offline rule model", () => {
     expect(text).toContain("get_time");
   });
 });
+
+describe("offline model and skills", () => {
+  it("runs /checkup by loading the skill, then calling the tools its instructions name", async () => {
+    const { fakeToolDeps } = await import("../../support/runtime-harness");
+    const { BUILTIN_SKILLS } = await import("../../../worker/runtime/skills/builtin");
+    const { bindTool } = await import("../../../worker/tools/bind");
+    const { ok } = await import("../../../worker/lib/result");
+    const { portfolioSpec } = await import("../../../worker/tools/specs/portfolio");
+    const { TOOLS } = await import("../../../worker/tools/registry");
+    const seen: unknown[] = [];
+    const tools = [
+      ...TOOLS.filter((t) => t.spec.name !== "portfolio"),
+      bindTool(
+        portfolioSpec,
+        async (input) => (seen.push(input), ok({ positions: [], message: "no holdings" }) as never),
+      ),
+    ];
+    const deps = {
+      ...fakeToolDeps(),
+      skills: {
+        list: async () => [...BUILTIN_SKILLS],
+        get: async (_u: string, n: string) => BUILTIN_SKILLS.find((s) => s.name === n) ?? null,
+      },
+    };
+    const run = await runHarnessTurn({
+      models: createModels(undefined, undefined),
+      text: "/checkup",
+      tools,
+      toolDeps: deps,
+    });
+    const called = run.chunks
+      .filter((c) => c.type === "tool-input-available")
+      .map((c) => (c as { toolName: string }).toolName);
+    expect(called).toEqual(["execute_skill", "portfolio"]);
+    expect(seen[0]).toMatchObject({ mode: "diagnose" });
+    expect(run.result.status).toBe("done");
+  });
+});
