@@ -179,3 +179,22 @@ describe("memory recall", () => {
     expect(String(server.requests("[mem-2]")[0]?.body?.messages.at(-1)?.content)).toBe("hi [mem-2]");
   });
 });
+
+describe("tool results that are not JSON", () => {
+  it("turn into a tool error the model reads instead of crashing the turn", async () => {
+    const key = "[nonjson-1]";
+    const weird = defineToolSpec({
+      name: "weird_tool",
+      title: { zh: "怪", en: "Weird" },
+      description: "returns something JSON cannot encode",
+      input: z.object({}),
+      output: z.object({ n: z.unknown() }),
+      annotations: { readOnly: true, concurrencySafe: true, requiresApproval: false, background: false },
+    });
+    server.push([{ toolCalls: [{ name: "weird_tool", arguments: {} }] }, { text: "that tool is broken" }], key);
+    const run = await runHarnessTurn({ models: models(), text: `go ${key}`, tools: [bindTool(weird, async () => ok({ n: 10n }) as never)] });
+    expect(run.result.status).toBe("done");
+    expect((run.chunks.find((c) => c.type === "tool-output-error") as { errorText: string }).errorText).toMatch(/^internal: weird_tool failed/);
+    expect(JSON.stringify(run.appended.find((m) => m.role === "tool"))).toContain("internal");
+  });
+});
