@@ -557,3 +557,23 @@ describe("context governance in the session", () => {
     expect(session.messages).toHaveLength(10_000);
   });
 });
+
+describe("what survives a reload", () => {
+  it("keeps a failed turn's diagnosis and each tool's run time", async () => {
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [
+      { toolCalls: [{ name: "get_time", arguments: { market: "cn" } }] },
+      { status: 401, body: { error: { message: "bad key" } } },
+    ]);
+    const { frames } = await sendAndRead(id, `time ${key}`);
+    expect(chunksOf(frames).find((c) => c.type === "tool-output-available")).toMatchObject({
+      toolMetadata: { ms: expect.any(Number) },
+    });
+    const session = await readSession(id);
+    expect(session.messages[1]?.metadata).toMatchObject({
+      status: "error",
+      error: expect.stringContaining("LLM_API_KEY"),
+    });
+  });
+});

@@ -88,18 +88,33 @@ function issuesText(issues: readonly { path: readonly PropertyKey[]; message: st
   return issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(input)"}: ${i.message}`).join("; ");
 }
 
+/** Runs one call and emits its output part, with the run time in `toolMetadata.ms` (kept across reloads). */
 async function runOne(call: PendingCall, env: ExecutorEnv, signal: AbortSignal): Promise<ToolOutcome> {
-  const started = Date.now();
-  const outcome = await runCall(call, env, signal);
-  return { ...outcome, ms: Date.now() - started, input: call.input };
+  const outcome = { ...(await runCall(call, env, signal)), input: call.input };
+  const toolMetadata = { ms: outcome.ms ?? 0 };
+  if (outcome.kind === "ok")
+    env.emit({ type: "tool-output-available", toolCallId: call.toolCallId, output: outcome.output, toolMetadata });
+  if (outcome.kind === "error")
+    env.emit({
+      type: "tool-output-error",
+      toolCallId: call.toolCallId,
+      errorText: `${outcome.code}: ${outcome.message}`,
+      toolMetadata,
+    });
+  return outcome;
 }
 
 async function runCall(call: PendingCall, env: ExecutorEnv, signal: AbortSignal): Promise<ToolOutcome> {
   const { toolCallId, toolName } = call;
-  const fail = (code: string, message: string): ToolOutcome => {
-    env.emit({ type: "tool-output-error", toolCallId, errorText: `${code}: ${message}` });
-    return { toolCallId, toolName, kind: "error", code, message };
-  };
+  let ms = 0;
+  const fail = (code: string, message: string): ToolOutcome => ({
+    toolCallId,
+    toolName,
+    kind: "error",
+    code,
+    message,
+    ms,
+  });
   const bound = env.tools.get(toolName);
   if (!bound) {
     const refusal = env.refuse?.(toolName);
@@ -132,17 +147,18 @@ async function runCall(call: PendingCall, env: ExecutorEnv, signal: AbortSignal)
   const started = Date.now();
   try {
     const result = await bound.handler(parsed.data, env.deps, { ...env.context, toolCallId, signal });
-    env.log.info("tool_end", { tool: toolName, ok: result.ok, ms: Date.now() - started });
+    ms = Date.now() - started;
+    env.log.info("tool_end", { tool: toolName, ok: result.ok, ms });
     if (!result.ok) return fail(result.error.code, result.error.message);
     const output = await spillIfLarge(
       result.value,
       spillKey(env.context.sessionId, env.spill.turnId, toolCallId),
       env.spill.store,
     );
-    env.emit({ type: "tool-output-available", toolCallId, output });
-    return { toolCallId, toolName, kind: "ok", output };
+    return { toolCallId, toolName, kind: "ok", output, ms };
   } catch (error) {
     if (signal.aborted) throw error;
+    ms = Date.now() - started;
     env.log.error("tool_crashed", { tool: toolName, error });
     return fail("internal", `${toolName} failed: ${error instanceof Error ? error.message : String(error)}`);
   }

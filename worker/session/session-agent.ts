@@ -28,17 +28,14 @@ import type { ApprovalDecision, ApprovalGate } from "../runtime/tool-executor";
 import { withoutReasoning } from "../runtime/transcript";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
-import { createMarketData } from "../market/create-market-data";
-import { backgroundPortFor } from "../background/background-port";
-import { D1TaskRepo } from "../storage/task-repo";
 import { R2SpillStore } from "../storage/r2-spill-store";
 import { D1UsageRepo } from "../storage/usage-repo";
-import { D1PortfolioStore } from "../storage/portfolio-repo";
 import type { SessionControl } from "../ports/session-control";
 import { findTool, TOOLS } from "../tools/registry";
 import bundledMigrations from "./migrations/migrations";
 import * as schema from "./schema";
 import { SessionStore } from "./session-store";
+import { createToolDeps } from "./tool-deps";
 import { learnFromTurn, memoryPorts } from "./session-memory";
 import { foldChunks, toStored, unansweredCalls } from "./turn-replay";
 import { sseFrame, TurnHub } from "./turn-hub";
@@ -450,7 +447,7 @@ export class SessionAgent extends Agent<Env> {
           rounds: 0,
           usage: ZERO_USAGE,
           modelId: "",
-          error: String(error),
+          error: "internal error: the turn stopped unexpectedly",
         });
       });
     void run;
@@ -506,15 +503,7 @@ export class SessionAgent extends Agent<Env> {
       models: createModels(config.model, config.fallbackModel),
       tools,
       allTools: TOOLS,
-      toolDeps: {
-        skills,
-        clock: Date.now,
-        tasks: new D1TaskRepo(createDb(this.env.DB)),
-        session: this.sessionControl(sessionId),
-        market: createMarketData({ db: this.env.DB, config, fetch: (...a) => fetch(...a) }),
-        portfolio: new D1PortfolioStore(createDb(this.env.DB)),
-        background: backgroundPortFor(this.env),
-      },
+      toolDeps: createToolDeps(this.env, config, { session: this.sessionControl(sessionId), skills }),
       gate: this.gate(turn.id, live),
       emit: (chunk) => this.emit(turn.id, chunk),
       onMessages: (messages) => this.turns.appendModelMessages(turn.id, messages),
@@ -575,8 +564,11 @@ export class SessionAgent extends Agent<Env> {
         .catch((error: unknown) => this.log.error("usage_record_failed", { error }));
     }
     const folded = await foldChunks(this.chunksOf(turnId));
-    if (folded && row)
-      this.store.appendMessage(toStored(folded, row.assistantMessageId, { status: result.status }), now);
+    if (folded && row) {
+      // The diagnosis stays with a failed turn, so a reload still shows what went wrong.
+      const metadata = result.error ? { status: result.status, error: result.error } : { status: result.status };
+      this.store.appendMessage(toStored(folded, row.assistantMessageId, metadata), now);
+    }
     // Long-term memory learns from the stored turn after the answer, never delaying it.
     if (ownerId && row)
       this.ctx.waitUntil(
