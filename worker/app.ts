@@ -27,6 +27,7 @@ import { webhookRoutes } from "./routes/webhooks";
 import { usageRoutes } from "./routes/usage";
 import { memoryRoutes } from "./routes/memory";
 import { hintRoutes, skillRoutes } from "./routes/skills";
+import { mcpRoutes } from "./mcp/server";
 
 /** Largest request body accepted by the API (bytes); 5,000 bars of OHLCV fit well inside. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -72,6 +73,9 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/memory", memoryRoutes);
   app.route("/api/skills", skillRoutes);
   app.route("/api/hints", hintRoutes);
+  // MCP (Streamable HTTP, stateless): the same identity modes as the API.
+  app.use("/mcp", createIdentify(opts.fetch ? { fetch: opts.fetch } : {}));
+  app.route("/mcp", mcpRoutes);
   app.notFound((c) =>
     errorResponse(c, 404, { code: "not_found", message: `no route for ${c.req.method} ${c.req.path}` }),
   );

@@ -67,6 +67,7 @@ const Settings = z.object({
   CORS_ORIGINS: optionalString,
   RATE_LIMIT_TURNS_PER_HOUR: countWithDefault(120),
   RATE_LIMIT_TASKS_PER_HOUR: countWithDefault(30),
+  MCP_ALLOW_WRITES: z.preprocess((v) => (v === "" || v === undefined ? "false" : v), z.enum(["true", "false"])),
 });
 
 /** One OpenAI-compatible model endpoint. */
@@ -101,6 +102,8 @@ export interface Config {
   corsOrigins: string[];
   /** Per-user fixed-window limits (per hour; 0 = unlimited). */
   rateLimits: { turnsPerHour: number; tasksPerHour: number };
+  /** MCP clients may call tools that change user data (`readOnly: false`). */
+  mcpAllowWrites: boolean;
 }
 
 /** The model id reported when no model is configured. */
@@ -151,5 +154,6 @@ export function loadConfig(env: object): Config {
       .map((o) => o.trim().replace(/\/+$/, ""))
       .filter((o) => o !== ""),
     rateLimits: { turnsPerHour: s.RATE_LIMIT_TURNS_PER_HOUR, tasksPerHour: s.RATE_LIMIT_TASKS_PER_HOUR },
+    mcpAllowWrites: s.MCP_ALLOW_WRITES === "true",
   };
 }

@@ -10,6 +10,8 @@ import type { MarketData } from "../ports/market-data";
 import type { PortfolioStore } from "../ports/portfolio-store";
 import type { SessionControl } from "../ports/session-control";
 import type { TaskReader } from "../ports/task-store";
+import type { WebClient } from "../ports/web-client";
+import type { Workspace } from "../ports/workspace";
 
 /** Everything a handler can reach. */
 export interface ToolDeps {
@@ -24,6 +26,10 @@ export interface ToolDeps {
   background: BackgroundTasks;
   /** Built-in and the user's own skills. */
   skills: SkillStore;
+  /** One request to the public web (`web_fetch`); the adapter enforces the destination policy. */
+  web: WebClient;
+  /** The user's file workspace (`read_file`, `write_file`, `list_files`). */
+  files: Workspace;
   /** Sub-agents of this turn (set by the runtime; absent inside a sub-agent). */
   subagents?: SubagentRunner;
 }

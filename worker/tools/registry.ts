@@ -40,6 +40,14 @@ import { generateStrategyDecisionSpec } from "./specs/generate-strategy-decision
 import { queryHistorySpec } from "./specs/query-history";
 import { runBacktestSpec } from "./specs/run-backtest";
 import { screenStocksSpec } from "./specs/screen-stocks";
+import { listFilesHandler } from "./handlers/list-files";
+import { readFileHandler } from "./handlers/read-file";
+import { webFetchHandler } from "./handlers/web-fetch";
+import { writeFileHandler } from "./handlers/write-file";
+import { listFilesSpec } from "./specs/list-files";
+import { readFileSpec } from "./specs/read-file";
+import { webFetchSpec } from "./specs/web-fetch";
+import { writeFileSpec } from "./specs/write-file";
 
 /** Every tool, in the order the model sees them. */
 export const TOOLS: readonly BoundTool[] = [
@@ -63,6 +71,10 @@ export const TOOLS: readonly BoundTool[] = [
   bindTool(generateAiReportSpec, generateAiReportHandler),
   bindTool(generateStrategyDecisionSpec, generateStrategyDecisionHandler),
   bindTool(queryHistorySpec, queryHistoryHandler),
+  bindTool(webFetchSpec, webFetchHandler),
+  bindTool(listFilesSpec, listFilesHandler),
+  bindTool(readFileSpec, readFileHandler),
+  bindTool(writeFileSpec, writeFileHandler),
 ];
 
 /** Looks a tool up by name. */

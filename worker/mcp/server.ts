@@ -1,0 +1,55 @@
+/**
+ * `/mcp`: the MCP server over Streamable HTTP (edge). Stateless: each POST builds a server from the
+ * tool registry (`tools/to-mcp.ts`) and a fresh `WebStandardStreamableHTTPServerTransport` of the
+ * official SDK in JSON-response mode, so no Durable Object or session state is needed and any
+ * isolate can answer. GET (server-to-client SSE stream) and DELETE (session end) answer 405: there
+ * are no sessions and nothing is pushed. The caller is the identity middleware's `userId`, as for
+ * `/api/*`; the tools' ports are the ones a chat turn gets (`session/tool-deps.ts`).
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Hono } from "hono";
+import pkg from "../../package.json";
+import type { AppEnv } from "../http/app-env";
+import { formatId } from "../lib/ids";
+import { createToolDeps } from "../session/tool-deps";
+import { TOOLS } from "../tools/registry";
+import { createMcpServer } from "../tools/to-mcp";
+
+/** Largest MCP request body (bytes); a tool's own input is capped at 64 KiB inside (a tool error). */
+export const MCP_MAX_BODY_BYTES = 256 * 1024;
+
+function methodNotAllowed(): Response {
+  return new Response(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: "Method not allowed: this MCP server is stateless; POST JSON-RPC to /mcp" },
+      id: null,
+    }),
+    { status: 405, headers: { "content-type": "application/json", allow: "POST" } },
+  );
+}
+
+/** The MCP route, mounted at `/mcp` after the identity middleware. */
+export const mcpRoutes = new Hono<AppEnv>().all("/", async (c) => {
+  if (c.req.method !== "POST") return methodNotAllowed();
+  const { config, userId, log } = c.var;
+  const session = {
+    rename: () => Promise.reject(new Error("an MCP call has no chat session to rename")),
+  };
+  const server = createMcpServer({
+    tools: TOOLS,
+    deps: createToolDeps(c.env, config, { session }),
+    caller: { userId, signal: c.req.raw.signal },
+    allowWrites: config.mcpAllowWrites,
+    version: pkg.version,
+    newId: () => formatId(crypto.getRandomValues(new Uint8Array(16)), "mcp_"),
+    onCall: (event) => log.info("mcp_tool", { userId, ...event }),
+  });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MCP_MAX_BODY_BYTES,
+  });
+  await server.connect(transport);
+  return transport.handleRequest(c.req.raw);
+});

@@ -1,0 +1,51 @@
+/**
+ * Which registry tools the MCP server offers, and at which tier (seed 000 §11). Every registry tool
+ * has an entry — a tier or the reason it stays off MCP — so a new tool is a decision, never a silent
+ * omission (the registry coherence test fails until it is listed here).
+ *
+ * Tier 1: the user's stored history. Tier 2: market data and the engine. Tier 3: the user's own data
+ * and model-backed work. Tools that write (`readOnly: false`) are listed but refused unless
+ * `MCP_ALLOW_WRITES=true`.
+ */
+
+/** How a tool appears over MCP. */
+export type McpExposure = { tier: 1 | 2 | 3 } | { excluded: string };
+
+const SESSION_ONLY =
+  "works on the chat session's own loop (model, prompt, sub-agents); MCP clients orchestrate themselves";
+
+/** Every registry tool by name. */
+export const MCP_EXPOSURE: Readonly<Record<string, McpExposure>> = {
+  query_history: { tier: 1 },
+  check_background_tasks: { tier: 1 },
+  get_time: { tier: 2 },
+  search_stock_by_name: { tier: 2 },
+  analyze_stock: { tier: 2 },
+  get_market_overview: { tier: 2 },
+  get_market_history: { tier: 2 },
+  market_regime: { tier: 2 },
+  intraday_analysis: { tier: 2 },
+  screen_stocks: { tier: 2 },
+  run_backtest: { tier: 2 },
+  portfolio: { tier: 3 },
+  update_portfolio: { tier: 3 },
+  generate_ai_report: { tier: 3 },
+  generate_strategy_decision: { tier: 3 },
+  list_files: { tier: 3 },
+  read_file: { tier: 3 },
+  write_file: { tier: 3 },
+  execute_skill: { excluded: SESSION_ONLY },
+  delegate_to_research: { excluded: SESSION_ONLY },
+  delegate_to_analysis: { excluded: SESSION_ONLY },
+  delegate_to_trading: { excluded: SESSION_ONLY },
+  rename_session: { excluded: "renames the chat session it runs in; an MCP call has no session" },
+  web_fetch: {
+    excluded: "MCP clients have their own web access; the edge does not act as an open fetch proxy for them",
+  },
+};
+
+/** The tier of a tool over MCP, or undefined when it is not offered there. */
+export function mcpTier(name: string): 1 | 2 | 3 | undefined {
+  const e = MCP_EXPOSURE[name];
+  return e && "tier" in e ? e.tier : undefined;
+}
