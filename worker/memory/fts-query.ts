@@ -9,7 +9,7 @@ import { stockCodes } from "./stock-codes";
 import { cjkSegments, latinWords, ngrams } from "./terms";
 
 /** Most terms of each kind in one query (keeps the statement bounded whatever the text). */
-export const QUERY_TERM_CAPS = { codes: 4, words: 8, trigrams: 16, bigrams: 16 } as const;
+export const QUERY_TERM_CAPS = { codes: 4, words: 6, trigrams: 12, bigrams: 12 } as const;
 
 /** What recall searches with. */
 export interface RecallQuery {

@@ -1,11 +1,12 @@
 /**
  * D1MemoryStore: the MemoryStore port over D1. CRUD through drizzle; full-text search through the
- * trigram FTS5 table `memories_fts` (raw SQL: bm25 and MATCH), with the query built from quoted
- * terms by `memory/fts-query.ts`. Recall reads matches and pinning candidates in one batch.
+ * trigram FTS5 table `memories_fts` (raw SQL: bm25 and MATCH, scoped to the owner inside the index),
+ * with the query built from quoted terms by `memory/fts-query.ts`. Recall reads matches and pinning candidates in one batch.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { MemorySource, type MemoryOrigin, type MemoryType } from "../contracts/memory";
 import { MEMORY_CAPS, LONG_TERM_TYPES, ageCutoff } from "../memory/caps";
+import { quoteTerm } from "../memory/fts-query";
 import { padTerms, unpadTerms } from "../memory/keywords";
 import type {
   MatchedMemory,
@@ -75,6 +76,14 @@ const CAPS_CTE = Object.entries(MEMORY_CAPS)
   .map(([type, cap]) => `('${type}', ${cap})`)
   .join(", ");
 
+/**
+ * The MATCH expression scoped to one owner (the FTS index holds owner_id), so bm25 ranks only that
+ * owner's rows. Owner ids under 3 characters cannot be a trigram phrase: the SQL owner filter alone applies.
+ */
+function ownerScoped(ownerId: string, match: string): string {
+  return [...ownerId].length >= 3 ? `owner_id : ${quoteTerm(ownerId)} AND (${match})` : match;
+}
+
 /** The memory store over a D1 database; `newId` makes memory ids (`mem_…`). */
 export class D1MemoryStore implements MemoryStore {
   private readonly db: Db;
@@ -133,10 +142,10 @@ export class D1MemoryStore implements MemoryStore {
       ? [
           this.d1
             .prepare(
-              `SELECT ${COLUMNS}, bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
+              `SELECT ${COLUMNS}, bm25(memories_fts, 1.0, 1.0, 0.0) AS rank FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
                WHERE memories_fts MATCH ?1 AND m.owner_id = ?2 ORDER BY rank LIMIT ?3`,
             )
-            .bind(match, ownerId, opts.limit),
+            .bind(ownerScoped(ownerId, match), ownerId, opts.limit),
         ]
       : [];
     const results = await this.d1.batch<RawRow>([...pinned, ...search]);
@@ -189,9 +198,9 @@ export class D1MemoryStore implements MemoryStore {
       const { results } = await this.d1
         .prepare(
           `SELECT ${COLUMNS} FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
-           WHERE memories_fts MATCH ?1 AND m.owner_id = ?2 ${typed} ORDER BY bm25(memories_fts) LIMIT ?3`,
+           WHERE memories_fts MATCH ?1 AND m.owner_id = ?2 ${typed} ORDER BY bm25(memories_fts, 1.0, 1.0, 0.0) LIMIT ?3`,
         )
-        .bind(...[opts.match, ownerId, opts.limit, ...(opts.type ? [opts.type] : [])])
+        .bind(ownerScoped(ownerId, opts.match), ownerId, opts.limit, ...(opts.type ? [opts.type] : []))
         .all<RawRow>();
       return results.map(fromRaw);
     }
