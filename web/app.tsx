@@ -14,6 +14,7 @@ import { PortfolioPage } from "./routes/portfolio-page";
 import { SettingsPage } from "./routes/settings-page";
 import { SharePage } from "./routes/share-page";
 import { NavLinks } from "./components/nav-links";
+import { MemoryPanel } from "./components/memory-panel";
 
 /** Top-level component. */
 export function App() {
@@ -68,6 +69,8 @@ export function App() {
             <PortfolioPage />
           ) : route.page === "settings" ? (
             <SettingsPage />
+          ) : route.page === "memory" ? (
+            <MemoryPanel />
           ) : (
             <HomePage />
           )}

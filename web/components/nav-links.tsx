@@ -19,10 +19,11 @@ function Link({ to, label }: { to: string; label: string }) {
 
 /** The links. */
 export function NavLinks() {
-  const { t } = useIdT();
+  const { t, lang } = useIdT();
   return (
     <nav className="nav-links" aria-label="account">
       <Link to="/portfolio" label={t("portfolio")} />
+      <Link to="/memory" label={lang === "zh" ? "记忆" : "Memory"} />
       <Link to="/settings" label={t("settings")} />
     </nav>
   );

@@ -10,6 +10,7 @@ import { TaskView } from "@contracts/task";
 import { ApiTokenList, CreatedApiToken, Me } from "@contracts/identity";
 import { PortfolioPreview, PortfolioView, type PortfolioChange } from "@contracts/portfolio";
 import { CreatedShare, SharedSession, ShareList } from "@contracts/share";
+import { Memory, MemoryList, MemoryTrace, type MemoryPatchBody, type MemoryType } from "@contracts/memory";
 import { z } from "zod";
 import { authToken } from "./auth-token";
 
@@ -159,6 +160,24 @@ export const accountApi = {
   importCsv: (csv: string, mode: "replace" | "merge", dryRun: boolean) =>
     request("/api/portfolio/import", PortfolioPreview, json("POST", { csv, mode, dryRun })),
   exportCsv: async (): Promise<string> => (await send("/api/portfolio/export")).text(),
+};
+
+const memoryPath = (id: string) => `/api/memory/${encodeURIComponent(id)}`;
+
+/** Long-term memory (issue 8): list/search, trace to the source, correct, delete. */
+export const memoryApi = {
+  list: (opts: { type?: MemoryType; q?: string } = {}, signal?: AbortSignal) => {
+    const query = new URLSearchParams();
+    if (opts.type) query.set("type", opts.type);
+    if (opts.q) query.set("q", opts.q);
+    const qs = query.toString();
+    return request(`/api/memory${qs ? `?${qs}` : ""}`, MemoryList, signal ? { signal } : undefined);
+  },
+  trace: (id: string) => request(`${memoryPath(id)}/trace`, MemoryTrace),
+  update: (id: string, patch: MemoryPatchBody) => request(memoryPath(id), Memory, json("PATCH", patch)),
+  remove: async (id: string): Promise<void> => {
+    await send(memoryPath(id), { method: "DELETE" });
+  },
 };
 
 /** A short, human message for any error thrown by the client. */

@@ -12,6 +12,7 @@ export type Route =
   | { page: "share"; token: string }
   | { page: "portfolio" }
   | { page: "settings" }
+  | { page: "memory" }
   | { page: "unknown" };
 
 /** Parses a pathname into a route. */
@@ -25,6 +26,7 @@ export function parseRoute(pathname: string): Route {
   if (share?.[1]) return { page: "share", token: decodeURIComponent(share[1]) };
   if (/^\/portfolio\/?$/.test(pathname)) return { page: "portfolio" };
   if (/^\/settings\/?$/.test(pathname)) return { page: "settings" };
+  if (/^\/memory\/?$/.test(pathname)) return { page: "memory" };
   return { page: "unknown" };
 }
 
