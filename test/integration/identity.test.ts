@@ -187,10 +187,14 @@ describe("token mode", () => {
     const taskRepo = new D1TaskRepo(db);
     expect(await taskRepo.get("bob", "task_a11ce00000000000000000000a")).toBeNull();
     expect(await taskRepo.listForSession("bob", a)).toEqual([]);
-    expect((await taskRepo.get("alice", "task_a11ce00000000000000000000a"))?.id).toBe("task_a11ce00000000000000000000a");
+    expect((await taskRepo.get("alice", "task_a11ce00000000000000000000a"))?.id).toBe(
+      "task_a11ce00000000000000000000a",
+    );
     expect((await req("/api/tasks/task_a11ce00000000000000000000a", { token: alice.token })).status).toBe(200);
     expect((await req("/api/tasks/task_a11ce00000000000000000000a", { token: bob.token })).status).toBe(404);
-    expect((await req("/api/tasks/task_a11ce00000000000000000000a/cancel", { method: "POST", token: bob.token })).status).toBe(404);
+    expect(
+      (await req("/api/tasks/task_a11ce00000000000000000000a/cancel", { method: "POST", token: bob.token })).status,
+    ).toBe(404);
 
     // Memory.
     const [memoryId] = await new D1MemoryStore(testEnv.DB, () => "mem_alice_1").add(
