@@ -1,0 +1,112 @@
+/**
+ * Registry coherence: names unique and snake_case, every spec bound to a handler, every input
+ * convertible to JSON Schema, every tool given an MCP decision, and the MCP server (official SDK
+ * client over an in-memory transport) listing exactly the exposed registry tools with their schemas.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { MCP_EXPOSURE, mcpTier } from "../../../worker/tools/specs/mcp-exposure";
+import { TOOLS } from "../../../worker/tools/registry";
+import { createMcpServer, mcpTools } from "../../../worker/tools/to-mcp";
+import { fakeToolDeps } from "../../support/runtime-harness";
+
+async function connect(allowWrites = false): Promise<Client> {
+  const server = createMcpServer({
+    tools: TOOLS,
+    deps: fakeToolDeps(),
+    caller: { userId: "u1", signal: new AbortController().signal },
+    allowWrites,
+    version: "test",
+    newId: () => "mcp_1",
+  });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: "registry-test", version: "1" });
+  await client.connect(b);
+  return client;
+}
+
+describe("tool registry", () => {
+  const names = TOOLS.map((t) => t.spec.name);
+
+  it("has unique snake_case names", () => {
+    expect(new Set(names).size).toBe(names.length);
+    for (const n of names) expect(n).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
+  });
+
+  it("binds every spec to a handler, with titles in both languages and a short description", () => {
+    for (const t of TOOLS) {
+      expect(typeof t.handler, t.spec.name).toBe("function");
+      expect(t.spec.title.zh.length, t.spec.name).toBeGreaterThan(0);
+      expect(t.spec.title.en.length, t.spec.name).toBeGreaterThan(0);
+      expect(t.spec.description.length, t.spec.name).toBeLessThanOrEqual(450);
+    }
+  });
+
+  it("converts every input (and output) to JSON Schema, inputs as objects", () => {
+    for (const t of TOOLS) {
+      const input = z.toJSONSchema(t.spec.input, { io: "input" }) as { type?: string };
+      expect(input.type, t.spec.name).toBe("object");
+      expect(() => z.toJSONSchema(t.spec.output, { io: "output", unrepresentable: "any" })).not.toThrow();
+    }
+  });
+
+  it("gives every tool an MCP decision (a tier or a reason), and names no tool that does not exist", () => {
+    expect(Object.keys(MCP_EXPOSURE).sort()).toEqual([...names].sort());
+    for (const [name, e] of Object.entries(MCP_EXPOSURE))
+      if ("excluded" in e) expect(e.excluded.length, name).toBeGreaterThan(20);
+  });
+
+  it("keeps write tools behind approval in chat and marks them for MCP's write switch", () => {
+    for (const t of TOOLS.filter((t) => !t.spec.annotations.readOnly))
+      if (mcpTier(t.spec.name) !== undefined) expect(t.spec.annotations.requiresApproval, t.spec.name).toBe(true);
+  });
+});
+
+describe("MCP listing", () => {
+  it("lists exactly the exposed registry tools, in registry order, with their input schemas", async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const exposed = TOOLS.filter((t) => mcpTier(t.spec.name) !== undefined);
+    expect(tools.map((t) => t.name)).toEqual(exposed.map((t) => t.spec.name));
+    expect(mcpTools(TOOLS).map((t) => t.spec.name)).toEqual(exposed.map((t) => t.spec.name));
+    for (const t of exposed) {
+      const listed = tools.find((x) => x.name === t.spec.name);
+      const { $schema: _s, ...schema } = z.toJSONSchema(t.spec.input, { io: "input" }) as Record<string, unknown>;
+      expect(listed?.inputSchema, t.spec.name).toEqual(schema);
+      expect(listed?.description).toBe(t.spec.description);
+      expect(listed?.annotations?.readOnlyHint).toBe(t.spec.annotations.readOnly);
+      expect(listed?._meta?.["wyckoff-edge/tier"]).toBe(mcpTier(t.spec.name));
+    }
+    for (const hidden of ["execute_skill", "delegate_to_research", "rename_session", "web_fetch"])
+      expect(tools.map((t) => t.name)).not.toContain(hidden);
+    await client.close();
+  });
+
+  it("answers tool failures as MCP tool errors: unknown tool, bad input, refused write, oversized input", async () => {
+    const client = await connect();
+    const errorOf = (r: Awaited<ReturnType<Client["callTool"]>>) => {
+      expect(r.isError).toBe(true);
+      const content = r.content as { type: string; text: string }[];
+      return (JSON.parse(content[0]?.text ?? "{}") as { error: { code: string; message: string } }).error;
+    };
+    expect(errorOf(await client.callTool({ name: "rename_session", arguments: { title: "x" } })).code).toBe(
+      "not_found",
+    );
+    expect(errorOf(await client.callTool({ name: "analyze_stock", arguments: { code: 42 } })).code).toBe(
+      "invalid_input",
+    );
+    const write = errorOf(
+      await client.callTool({ name: "update_portfolio", arguments: { action: "set_cash", freeCash: 1 } }),
+    );
+    expect(write).toMatchObject({ code: "forbidden" });
+    expect(write.message).toContain("MCP_ALLOW_WRITES");
+    const big = errorOf(
+      await client.callTool({ name: "search_stock_by_name", arguments: { keyword: "x".repeat(70_000) } }),
+    );
+    expect(big.code).toBe("payload_too_large");
+    await client.close();
+  });
+});
