@@ -6,8 +6,9 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef } from "react";
 import type { LiveTurn, ViewMessage } from "../hooks/use-session";
-import type { ToolBlock } from "../lib/message-view";
+import { isNotification, type ToolBlock } from "../lib/message-view";
 import { AssistantMessage } from "./assistant-message";
+import { SystemNotice } from "./system-notice";
 import { UserMessage } from "./user-message";
 
 const PIN_SLACK_PX = 80;
@@ -74,7 +75,11 @@ export function MessageList({
             >
               {m ? (
                 m.role === "user" ? (
-                  <UserMessage parts={m.parts} />
+                  isNotification(m.metadata) ? (
+                    <SystemNotice parts={m.parts} />
+                  ) : (
+                    <UserMessage parts={m.parts} />
+                  )
                 ) : (
                   <AssistantMessage
                     message={m}

@@ -1,13 +1,10 @@
-/** The session's token usage (stored totals plus the running turn) and the last turn's model and timing. */
+/** The session's token usage and cost (stored totals plus the running turn) and the last turn's model. */
 import type { UsageTotals } from "@contracts/api";
 import { useT } from "../lib/lang-store";
 import type { TurnUsage } from "../lib/turn-state";
+import { formatTokens, formatUsd } from "../lib/usage-format";
 
-function k(n: number): string {
-  return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : n.toLocaleString();
-}
-
-/** A one-line usage summary. */
+/** A one-line usage summary; the cost shows only when the model has prices (cost > 0). */
 export function StatusLine({
   usage,
   turn,
@@ -19,11 +16,20 @@ export function StatusLine({
 }) {
   const { t } = useT();
   const sum = (key: keyof TurnUsage) => (usage?.[key] ?? 0) + (turn?.[key] ?? 0);
+  const cost = sum("costUsd");
   return (
     <p className="status-line" data-testid="status-line" title={t("costUnknown")}>
-      <span>{t("usage")}:</span> {k(sum("inputTokens"))} {t("tokensIn")} · {k(sum("outputTokens"))} {t("tokensOut")}
-      {sum("reasoningTokens") > 0 && ` · ${k(sum("reasoningTokens"))} ${t("tokensReasoning")}`}
-      {sum("cachedInputTokens") > 0 && ` · ${k(sum("cachedInputTokens"))} ${t("tokensCached")}`}
+      <span>{t("usage")}:</span> {formatTokens(sum("inputTokens"))} {t("tokensIn")} ·{" "}
+      {formatTokens(sum("outputTokens"))} {t("tokensOut")}
+      {sum("reasoningTokens") > 0 && ` · ${formatTokens(sum("reasoningTokens"))} ${t("tokensReasoning")}`}
+      {sum("cachedInputTokens") > 0 && ` · ${formatTokens(sum("cachedInputTokens"))} ${t("tokensCached")}`}
+      {sum("cacheWriteTokens") > 0 && ` · ${formatTokens(sum("cacheWriteTokens"))} ${t("tokensCacheWrite")}`}
+      {cost > 0 && (
+        <span className="status-cost" data-testid="session-cost">
+          {" "}
+          · {t("cost")} {formatUsd(cost)}
+        </span>
+      )}
       {model && <span className="muted"> · {model}</span>}
     </p>
   );

@@ -1,16 +1,22 @@
 /**
  * One tool call: display name (zh/en), input, status with spinner and duration, and its output —
- * the purpose-built analysis view for Wyckoff analyses, collapsible JSON otherwise; errors visible.
+ * the purpose-built analysis view for Wyckoff analyses, preview and index of a spilled result,
+ * collapsible JSON otherwise; errors visible. A delegate call carries its sub-agent's progress with
+ * the sub-agent's own calls nested under it; a sub-agent's call is labelled with the sub-agent.
  */
 import { useState } from "react";
+import { useAgentName } from "../hooks/use-agent-name";
 import { analysisOf } from "../lib/analysis-of";
 import { useT } from "../lib/lang-store";
 import type { ToolBlock } from "../lib/message-view";
+import { spillOf } from "../lib/spill";
 import type { StringKey } from "../lib/strings";
 import { toolTitle } from "../lib/tool-catalog";
 import { AnalysisSummary } from "./analysis-summary";
 import { JsonView } from "./json-view";
+import { SpilledResult } from "./spilled-result";
 import { Spinner } from "./spinner";
+import { SubagentProgress } from "./subagent-progress";
 
 const PHASE_LABEL: Record<ToolBlock["phase"], StringKey> = {
   input: "toolPreparing",
@@ -32,27 +38,38 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** A tool card. `durationMs` is the live-measured (or server-reported) duration, when known. */
+/** A tool card. `durationOf` gives a call's live-measured (or server-reported) duration, when known. */
 export function ToolCard({
   block,
-  durationMs,
+  durationOf,
   onReview,
+  streaming = false,
 }: {
   block: ToolBlock;
-  durationMs: number | null;
-  onReview?: (() => void) | undefined;
+  durationOf: (block: ToolBlock) => number | null;
+  onReview?: ((block: ToolBlock) => void) | undefined;
+  /** The message is being followed live (sub-agent text streams). */
+  streaming?: boolean;
 }) {
   const { t, lang } = useT();
-  const analysis = block.phase === "done" ? analysisOf(block.output) : null;
+  const agentName = useAgentName();
+  const done = block.phase === "done";
+  const spill = done ? spillOf(block.output) : null;
+  const analysis = done && !spill ? analysisOf(block.output) : null;
   const [open, setOpen] = useState(true);
   const busy = block.phase === "input" || block.phase === "running";
   const bodyId = `tool-body-${block.toolCallId}`;
+  const durationMs = durationOf(block);
+  const nested = block.nested.map((child) => (
+    <ToolCard key={child.key} block={child} durationOf={durationOf} onReview={onReview} streaming={streaming} />
+  ));
   return (
     <section
-      className={`tool-card tool-card--${block.phase}`}
+      className={`tool-card tool-card--${block.phase}${block.subagent ? " tool-card--subagent" : ""}`}
       data-testid="tool-card"
       data-tool={block.toolName}
       data-phase={block.phase}
+      data-subagent={block.subagent ?? undefined}
       aria-label={toolTitle(block.toolName, lang)}
     >
       <header className="tool-head">
@@ -68,13 +85,18 @@ export function ToolCard({
           </span>
           <strong>{toolTitle(block.toolName, lang)}</strong> <code className="tool-name">{block.toolName}</code>
         </button>
+        {block.subagent && (
+          <span className="agent-chip" data-testid="agent-chip">
+            {agentName(block.subagent)}
+          </span>
+        )}
         <span className="tool-status" data-testid="tool-status">
           {busy && <Spinner />}
           {t(PHASE_LABEL[block.phase])}
           {durationMs !== null && block.phase !== "approval" && <span className="muted"> · {seconds(durationMs)}</span>}
         </span>
         {block.phase === "approval" && onReview && (
-          <button type="button" className="primary small" onClick={onReview}>
+          <button type="button" className="primary small" onClick={() => onReview(block)}>
             {t("review")}
           </button>
         )}
@@ -89,11 +111,19 @@ export function ToolCard({
               {block.errorText}
             </p>
           )}
+          {block.run ? (
+            <SubagentProgress run={block.run} streaming={streaming}>
+              {nested}
+            </SubagentProgress>
+          ) : (
+            nested.length > 0 && <div className="subagent-calls">{nested}</div>
+          )}
           {analysis && <AnalysisSummary analysis={analysis} output={block.output} />}
+          {spill && <SpilledResult spill={spill} />}
           {block.input !== undefined && block.phase !== "input" && (
             <JsonView label={t("toolInput")} value={block.input} />
           )}
-          {block.phase === "done" && <JsonView label={t("toolOutput")} value={block.output} />}
+          {done && !spill && <JsonView label={t("toolOutput")} value={block.output} />}
         </div>
       )}
     </section>

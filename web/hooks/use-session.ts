@@ -7,9 +7,9 @@ import type { ApprovalBody, UsageTotals } from "@contracts/api";
 import type { UIMessage } from "ai";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, ApiError, errorMessage } from "../lib/api-client";
-import { statusOf, type PartLike } from "../lib/message-view";
+import { isNotification, statusOf, type PartLike } from "../lib/message-view";
 import { takePendingMessage } from "../lib/pending-message";
-import { refreshSessions } from "../lib/sessions-store";
+import { refreshSessions, switchProfile } from "../lib/sessions-store";
 import { TurnRunner, type Connection } from "../lib/turn-runner";
 import { initialTurnState, type TurnState } from "../lib/turn-state";
 
@@ -34,6 +34,8 @@ export interface SessionModel {
   loadError: string | null;
   notFound: boolean;
   title: string;
+  /** The session's profile (`domain:capability`), null for the default. */
+  profile: string | null;
   usage: UsageTotals | null;
   history: ViewMessage[];
   live: LiveTurn | null;
@@ -42,6 +44,8 @@ export interface SessionModel {
   send(text: string): Promise<void>;
   stop(): Promise<void>;
   decide(approvalId: string, body: ApprovalBody): Promise<void>;
+  /** Switches the profile (null = the default); rejects with the server's reason. */
+  setProfile(profile: string | null): Promise<void>;
 }
 
 const OPEN = new Set(["running", "awaiting_approval"]);
@@ -56,6 +60,7 @@ export function useSession(sessionId: string): SessionModel {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notFound, setNotFound] = useState(false);
   const [title, setTitle] = useState("");
+  const [profile, setProfileState] = useState<string | null>(null);
   const [usage, setUsage] = useState<UsageTotals | null>(null);
   const [history, setHistory] = useState<ViewMessage[]>([]);
   const [live, setLive] = useState<LiveTurn | null>(null);
@@ -83,6 +88,7 @@ export function useSession(sessionId: string): SessionModel {
       const detail = await api.getSession(sessionId);
       setUsage(detail.usage);
       setTitle(detail.title);
+      setProfileState(detail.profile);
     } catch {
       // the status line keeps its last figures
     }
@@ -183,6 +189,7 @@ export function useSession(sessionId: string): SessionModel {
       .getSession(sessionId, controller.signal)
       .then((detail) => {
         setTitle(detail.title);
+        setProfileState(detail.profile);
         setUsage(detail.usage);
         const messages: ViewMessage[] = detail.messages.map((m) => ({
           id: m.id,
@@ -223,7 +230,14 @@ export function useSession(sessionId: string): SessionModel {
     // oxlint-disable-next-line react-hooks/exhaustive-deps -- reload only when the session changes
   }, [sessionId]);
 
-  const lastUser = [...history].reverse().find((m) => m.role === "user");
+  const setProfile = useCallback(
+    async (next: string | null) => {
+      setProfileState(await switchProfile(sessionId, next));
+    },
+    [sessionId],
+  );
+
+  const lastUser = [...history].reverse().find((m) => m.role === "user" && !isNotification(m.metadata));
   const lastUserText = lastUser
     ? lastUser.parts.map((p) => ("text" in p && typeof p.text === "string" ? p.text : "")).join("")
     : null;
@@ -233,6 +247,7 @@ export function useSession(sessionId: string): SessionModel {
     loadError,
     notFound,
     title,
+    profile,
     usage,
     history,
     live,
@@ -241,5 +256,6 @@ export function useSession(sessionId: string): SessionModel {
     send,
     stop,
     decide,
+    setProfile,
   };
 }

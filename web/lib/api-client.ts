@@ -3,16 +3,28 @@
  * schemas; errors surface as ApiError carrying the envelope's code and message. Turn streams are
  * returned as raw bodies for `sse-events.ts` to read.
  */
-import { CancelResult, CreatedSession, Health, SessionDetail, SessionList, type ApprovalBody } from "@contracts/api";
+import {
+  CancelResult,
+  CreatedSession,
+  Health,
+  SessionDetail,
+  SessionList,
+  UpdatedSession,
+  UsageReport,
+  type ApprovalBody,
+  type CreateSessionBody,
+} from "@contracts/api";
 import { ErrorEnvelope } from "@contracts/errors";
 import { MarketBarsResponse } from "@contracts/market";
 import { TaskView } from "@contracts/task";
 import { ApiTokenList, CreatedApiToken, Me } from "@contracts/identity";
 import { PortfolioPreview, PortfolioView, type PortfolioChange } from "@contracts/portfolio";
 import { CreatedShare, SharedSession, ShareList } from "@contracts/share";
+import { HintList, HintView, SkillList, SkillView, type CreateHintBody, type PatchHintBody } from "@contracts/skills";
 import { Memory, MemoryList, MemoryTrace, type MemoryPatchBody, type MemoryType } from "@contracts/memory";
 import { z } from "zod";
 import { authToken } from "./auth-token";
+import { spillLocation } from "./spill";
 
 /** Base URL of the API: same origin when served by the worker, or VITE_API_BASE_URL on Pages. */
 const BASE = (import.meta.env.VITE_API_BASE_URL ?? "").replace(/\/+$/, "");
@@ -27,6 +39,11 @@ export class ApiError extends Error {
     super(message);
     this.name = "ApiError";
   }
+}
+
+/** Whether the page is a share link (`/s/:token`): read-only, no routes beyond the share's own. */
+export function onSharePage(): boolean {
+  return location.pathname.startsWith("/s/");
 }
 
 /** On a share page (`/s/:token`), charts read their bars through the share link: the viewer may not be signed in. */
@@ -88,10 +105,25 @@ const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 export const api = {
   health: () => request("/api/health", Health),
   listSessions: () => request("/api/sessions", SessionList),
-  createSession: (title?: string) => request("/api/sessions", CreatedSession, json("POST", title ? { title } : {})),
+  createSession: (body: CreateSessionBody = {}) => request("/api/sessions", CreatedSession, json("POST", body)),
   getSession: (id: string, signal?: AbortSignal) =>
     request(sessionPath(id), SessionDetail, signal ? { signal } : undefined),
   renameSession: (id: string, title: string) => request(sessionPath(id), Renamed, json("PATCH", { title })),
+  /** Switches a session's profile (`null` = the default); answers the session's title and profile. */
+  setProfile: (id: string, profile: string | null) =>
+    request(sessionPath(id), UpdatedSession, json("PATCH", { profile })),
+  /**
+   * The whole of a spilled tool result, from its reference (`spills/<session>/<turn>/<callId>.json`).
+   * Rejects with an ApiError for a malformed reference or one the server does not hold (404).
+   */
+  spill: async (ref: string, signal?: AbortSignal): Promise<unknown> => {
+    const at = spillLocation(ref);
+    if (!at) throw new ApiError(0, "bad_reference", `not a spill reference: ${ref}`);
+    const path = `${sessionPath(at.sessionId)}/spills/${encodeURIComponent(at.turnId)}/${encodeURIComponent(at.callId)}`;
+    return request(path, z.json(), signal ? { signal } : undefined);
+  },
+  /** The caller's usage and cost per day and model over the last `days` days. */
+  usage: (days: number) => request(`/api/usage?days=${days}`, UsageReport),
   deleteSession: async (id: string): Promise<void> => {
     await send(sessionPath(id), { method: "DELETE" });
   },
@@ -177,6 +209,27 @@ export const memoryApi = {
   update: (id: string, patch: MemoryPatchBody) => request(memoryPath(id), Memory, json("PATCH", patch)),
   remove: async (id: string): Promise<void> => {
     await send(memoryPath(id), { method: "DELETE" });
+  },
+};
+
+const skillPath = (name: string) => `/api/skills/${encodeURIComponent(name)}`;
+const hintPath = (id: string) => `/api/hints/${encodeURIComponent(id)}`;
+
+/** Skills (built-ins read-only, the user's own as markdown) and scenario hints (shipped ones read-only). */
+export const agentApi = {
+  listSkills: async () => (await request("/api/skills", SkillList)).skills,
+  /** Creates a skill from markdown with front matter (400 with the reason when malformed, 409 for a built-in's name). */
+  createSkill: (markdown: string) => request("/api/skills", SkillView, json("POST", { markdown })),
+  /** Replaces the skill `name` (its front matter must keep that name). */
+  updateSkill: (name: string, markdown: string) => request(skillPath(name), SkillView, json("PUT", { markdown })),
+  deleteSkill: async (name: string): Promise<void> => {
+    await send(skillPath(name), { method: "DELETE" });
+  },
+  listHints: async () => (await request("/api/hints", HintList)).hints,
+  createHint: (body: CreateHintBody) => request("/api/hints", HintView, json("POST", body)),
+  updateHint: (id: string, patch: PatchHintBody) => request(hintPath(id), HintView, json("PATCH", patch)),
+  deleteHint: async (id: string): Promise<void> => {
+    await send(hintPath(id), { method: "DELETE" });
   },
 };
 

@@ -15,6 +15,29 @@ export interface NoteBlock {
   data: Record<string, unknown>;
 }
 
+/** A warning the runtime put before an answer (`data-guard` with `placement: "prefix"`), drawn at the top. */
+export interface BannerBlock {
+  kind: "banner";
+  key: string;
+  guard: string;
+  tool: string | null;
+  text: string;
+}
+
+/** A sub-agent's progress (`data-subagent`, updated in place by the delegate call's id). */
+export interface SubagentRun {
+  agent: string;
+  task: string;
+  text: string;
+  status: string;
+}
+
+/** A sub-agent's progress with no delegate card to hang under (drawn on its own). */
+export interface SubagentBlock extends SubagentRun {
+  kind: "subagent";
+  key: string;
+}
+
 /** A tool call. */
 export interface ToolBlock {
   kind: "tool";
@@ -28,6 +51,12 @@ export interface ToolBlock {
   approvalId: string | null;
   /** Server-reported duration (ms) when the part carries one in its tool metadata. */
   ms: number | null;
+  /** The sub-agent that made this call (`toolMetadata.subagent`), null for the main agent's calls. */
+  subagent: string | null;
+  /** A delegate call's sub-agent progress (`data-subagent` with this call's id). */
+  run: SubagentRun | null;
+  /** The sub-agent's own tool calls, nested under the delegate call that started it. */
+  nested: ToolBlock[];
 }
 
 /** One drawable piece of a message. */
@@ -35,7 +64,9 @@ export type Block =
   | { kind: "text"; key: string; text: string; streaming: boolean }
   | { kind: "reasoning"; key: string; text: string; streaming: boolean }
   | ToolBlock
-  | NoteBlock;
+  | NoteBlock
+  | BannerBlock
+  | SubagentBlock;
 
 /** A message part as read here: an object with a `type`. */
 export type PartLike = object;
@@ -92,6 +123,23 @@ function toolBlock(part: Record<string, unknown>, name: string, key: string): To
     errorText: str(part.errorText),
     approvalId: str(approval.id),
     ms: typeof meta.ms === "number" ? meta.ms : null,
+    subagent: str(meta.subagent),
+    run: null,
+    nested: [],
+  };
+}
+
+/** The sub-agent a delegate tool starts (`delegate_to_research` → `research`), else null. */
+export function delegateAgent(toolName: string): string | null {
+  return toolName.startsWith("delegate_to_") ? toolName.slice("delegate_to_".length) : null;
+}
+
+function runOf(data: Record<string, unknown>): SubagentRun {
+  return {
+    agent: str(data.agent) ?? "",
+    task: str(data.task) ?? "",
+    text: str(data.text) ?? "",
+    status: str(data.status) ?? "running",
   };
 }
 
@@ -112,9 +160,17 @@ function noteOf(type: string, data: Record<string, unknown>): NoteBlock["note"] 
   }
 }
 
-/** Maps a message's parts to blocks, in order. */
+/**
+ * Maps a message's parts to blocks, in order. A sub-agent's tool calls (`toolMetadata.subagent`) go
+ * under the latest delegate call to that agent, its progress (`data-subagent`) onto the delegate call
+ * with the same id; a prefix guard warning becomes a banner at the top, replacing the text part the
+ * runtime appended with the same words.
+ */
 export function toBlocks(parts: readonly PartLike[]): Block[] {
   const blocks: Block[] = [];
+  const banners: BannerBlock[] = [];
+  const delegates = new Map<string, ToolBlock>();
+  const latestDelegate = new Map<string, ToolBlock>();
   parts.forEach((raw, i) => {
     const part = rec(raw);
     const type = str(part.type) ?? "";
@@ -131,13 +187,52 @@ export function toBlocks(parts: readonly PartLike[]): Block[] {
     }
     const name = toolNameOf(part);
     if (name !== null) {
-      blocks.push(toolBlock(part, name, str(part.toolCallId) ?? key));
+      const block = toolBlock(part, name, str(part.toolCallId) ?? key);
+      const agent = delegateAgent(name);
+      if (agent !== null) {
+        delegates.set(block.toolCallId, block);
+        latestDelegate.set(agent, block);
+      }
+      const parent = block.subagent === null ? undefined : latestDelegate.get(block.subagent);
+      if (parent) parent.nested.push(block);
+      else blocks.push(block);
       return;
     }
-    const note = noteOf(type, rec(part.data));
-    if (note) blocks.push({ kind: "note", key, note, data: rec(part.data) });
+    const data = rec(part.data);
+    if (type === "data-subagent") {
+      const run = runOf(data);
+      const owner = delegates.get(str(part.id) ?? "");
+      if (owner) owner.run = run;
+      else blocks.push({ kind: "subagent", key, ...run });
+      return;
+    }
+    if (type === "data-guard" && data.placement === "prefix") {
+      banners.push({
+        kind: "banner",
+        key,
+        guard: str(data.kind) ?? "loop_guard",
+        tool: str(data.tool),
+        text: str(data.text) ?? "",
+      });
+      return;
+    }
+    const note = noteOf(type, data);
+    if (note) blocks.push({ kind: "note", key, note, data });
   });
-  return blocks;
+  if (banners.length === 0) return blocks;
+  const said = new Set(banners.map((b) => b.text.trim()).filter((t) => t !== ""));
+  return [...banners, ...blocks.filter((b) => !(b.kind === "text" && said.has(b.text.trim())))];
+}
+
+/** Every tool call of a message, sub-agents' nested calls included, in order. */
+export function allTools(blocks: readonly Block[]): ToolBlock[] {
+  const out: ToolBlock[] = [];
+  const walk = (b: ToolBlock) => {
+    out.push(b);
+    b.nested.forEach(walk);
+  };
+  for (const b of blocks) if (b.kind === "tool") walk(b);
+  return out;
 }
 
 /** Background task progress reported in `data-task` parts, latest per task id. */
@@ -174,8 +269,13 @@ export function collectTasks(messages: readonly { parts: readonly PartLike[] }[]
 
 /** The pending approval of a message (first tool part waiting for a person), if any. */
 export function pendingApproval(blocks: readonly Block[]): ToolBlock | null {
-  for (const b of blocks) if (b.kind === "tool" && b.phase === "approval" && b.approvalId) return b;
+  for (const b of allTools(blocks)) if (b.phase === "approval" && b.approvalId) return b;
   return null;
+}
+
+/** Whether a stored user-role message is a finished background task reported into the session. */
+export function isNotification(metadata: unknown): boolean {
+  return rec(metadata).kind === "notification";
 }
 
 /** A stored message's `metadata.status`, if it has one. */

@@ -31,9 +31,9 @@ export async function refreshSessions(): Promise<void> {
   }
 }
 
-/** Creates a session and returns its id. */
-export async function createSession(): Promise<string> {
-  const { id } = await api.createSession();
+/** Creates a session (with a profile, or the default when null) and returns its id. */
+export async function createSession(profile: string | null = null): Promise<string> {
+  const { id } = await api.createSession(profile ? { profile } : {});
   await refreshSessions();
   return id;
 }
@@ -43,6 +43,16 @@ export async function renameSession(id: string, title: string): Promise<void> {
   await api.renameSession(id, title);
   set({ ...state, sessions: state.sessions?.map((s) => (s.id === id ? { ...s, title } : s)) ?? null });
   void refreshSessions();
+}
+
+/** Switches a session's profile (null = the default), updating the list. */
+export async function switchProfile(id: string, profile: string | null): Promise<string | null> {
+  const updated = await api.setProfile(id, profile);
+  set({
+    ...state,
+    sessions: state.sessions?.map((s) => (s.id === id ? { ...s, profile: updated.profile } : s)) ?? null,
+  });
+  return updated.profile;
 }
 
 /** Deletes a session. */

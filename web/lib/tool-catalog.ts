@@ -5,6 +5,8 @@
 import type { ToolSpec } from "@tool-specs/define";
 import { analyzeStockSpec } from "@tool-specs/analyze-stock";
 import { checkBackgroundTasksSpec } from "@tool-specs/check-background-tasks";
+import { delegateToAnalysisSpec, delegateToResearchSpec, delegateToTradingSpec } from "@tool-specs/delegate";
+import { executeSkillSpec } from "@tool-specs/execute-skill";
 import { generateAiReportSpec } from "@tool-specs/generate-ai-report";
 import { generateStrategyDecisionSpec } from "@tool-specs/generate-strategy-decision";
 import { getMarketHistorySpec } from "@tool-specs/get-market-history";
@@ -38,6 +40,10 @@ const SPECS: readonly ToolSpec[] = [
   generateAiReportSpec,
   generateStrategyDecisionSpec,
   queryHistorySpec,
+  delegateToResearchSpec,
+  delegateToAnalysisSpec,
+  delegateToTradingSpec,
+  executeSkillSpec,
 ];
 
 const BY_NAME = new Map(SPECS.map((s) => [s.name, s]));

@@ -9,12 +9,15 @@ import type { UIMessageChunk } from "ai";
 /** Where a turn stands. Matches the server's `metadata.status` values. */
 export type TurnStatus = "running" | "awaiting_approval" | "done" | "cancelled" | "error" | "rounds_exceeded";
 
-/** Token totals as `data-usage` reports them. */
+/** Token and cost totals as `data-usage` reports them. */
 export interface TurnUsage {
   inputTokens: number;
   outputTokens: number;
   reasoningTokens: number;
   cachedInputTokens: number;
+  cacheWriteTokens: number;
+  /** US dollars by the configured model prices (0 when none are set). */
+  costUsd: number;
 }
 
 /** Start and end (ms, page clock) of a tool call observed live; absent when only replayed. */
@@ -72,6 +75,8 @@ export function usageOf(data: unknown): TurnUsage | null {
     outputTokens: num(src.outputTokens),
     reasoningTokens: num(src.reasoningTokens),
     cachedInputTokens: num(src.cachedInputTokens),
+    cacheWriteTokens: num(src.cacheWriteTokens),
+    costUsd: num(src.costUsd),
   };
 }
 

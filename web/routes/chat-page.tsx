@@ -3,6 +3,7 @@ import { useMemo, useState } from "react";
 import { ApprovalDialog } from "../components/approval-dialog";
 import { Composer } from "../components/composer";
 import { MessageList } from "../components/message-list";
+import { ProfileSwitch } from "../components/profile-switch";
 import { ShareButton } from "../components/share-button";
 import { StatusLine } from "../components/status-line";
 import { TasksPanel } from "../components/tasks-panel";
@@ -37,9 +38,12 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   return (
     <div className="chat">
       <div className="chat-main">
-        <h1 className="chat-title">
-          {s.title || "…"} <ShareButton sessionId={sessionId} />
-        </h1>
+        <header className="chat-head">
+          <h1 className="chat-title">
+            {s.title || "…"} <ShareButton sessionId={sessionId} />
+          </h1>
+          {!s.loading && <ProfileSwitch profile={s.profile} onSwitch={s.setProfile} />}
+        </header>
         {s.loadError && (
           <p className="inline-error" role="alert">
             {t("loadFailed", { error: s.loadError })}

@@ -2,9 +2,11 @@
 import { useState } from "react";
 import { Composer } from "../components/composer";
 import { ExamplePrompts } from "../components/example-prompts";
+import { ProfilePicker } from "../components/profile-picker";
 import { errorMessage } from "../lib/api-client";
 import { useT } from "../lib/lang-store";
 import { setPendingMessage } from "../lib/pending-message";
+import { profileOf, type ProfileChoice } from "../lib/profiles";
 import { chatPath, navigate } from "../lib/router";
 import { createSession } from "../lib/sessions-store";
 
@@ -13,11 +15,12 @@ export function HomePage() {
   const { t } = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [choice, setChoice] = useState<ProfileChoice>({ domain: "", capability: "" });
   const start = async (text: string) => {
     setBusy(true);
     setError(null);
     try {
-      const id = await createSession();
+      const id = await createSession(profileOf(choice));
       setPendingMessage(id, text);
       navigate(chatPath(id));
     } catch (e) {
@@ -36,6 +39,11 @@ export function HomePage() {
             {t("sendFailed", { error })}
           </p>
         )}
+      </div>
+      <div className="home-profile">
+        <span className="muted small">{t("profile")}:</span>
+        <ProfilePicker value={choice} onChange={setChoice} disabled={busy} />
+        <span className="muted small">{t("profileHint")}</span>
       </div>
       <Composer
         busy={busy ? t("busyConnecting") : null}

@@ -4,9 +4,11 @@
  * read their bars through the share link (the API client sees the `/s/` path).
  */
 import { AssistantMessage } from "../components/assistant-message";
+import { SystemNotice } from "../components/system-notice";
 import { UserMessage } from "../components/user-message";
 import { useSharedSession } from "../hooks/use-shared-session";
 import { useIdT } from "../lib/identity-strings";
+import { isNotification } from "../lib/message-view";
 import "../identity.css";
 
 /** The read-only page of a share link. */
@@ -43,7 +45,11 @@ export function SharePage({ token }: { token: string }) {
           <div className="shared-messages" role="log" aria-live="polite" data-testid="message-list">
             {view.history.map((m) =>
               m.role === "user" ? (
-                <UserMessage key={m.id} parts={m.parts} />
+                isNotification(m.metadata) ? (
+                  <SystemNotice key={m.id} parts={m.parts} />
+                ) : (
+                  <UserMessage key={m.id} parts={m.parts} />
+                )
               ) : (
                 <AssistantMessage key={m.id} message={m} turn={null} />
               ),

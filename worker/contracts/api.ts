@@ -131,3 +131,27 @@ export type StreamQuery = z.infer<typeof StreamQuery>;
 /** `POST /api/sessions/:id/cancel` answer. */
 export const CancelResult = z.object({ cancelled: z.boolean() });
 export type CancelResult = z.infer<typeof CancelResult>;
+
+/** `PATCH /api/sessions/:id` answer. */
+export const UpdatedSession = z.object({ id: z.string(), title: z.string(), profile: z.string().nullable() });
+export type UpdatedSession = z.infer<typeof UpdatedSession>;
+
+/** Usage figures of a day and model, or their totals. */
+export const UsageFigures = z.object({
+  turns: z.number().int().nonnegative(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cacheReadTokens: z.number().int().nonnegative(),
+  cacheWriteTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+});
+export type UsageFigures = z.infer<typeof UsageFigures>;
+
+/** `GET /api/usage?days=N`: the caller's usage per day and model since `from`, with totals. */
+export const UsageReport = z.object({
+  days: z.number().int(),
+  from: z.string(),
+  totals: UsageFigures,
+  rows: z.array(UsageFigures.extend({ day: z.string(), model: z.string() })),
+});
+export type UsageReport = z.infer<typeof UsageReport>;

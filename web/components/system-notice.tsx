@@ -1,0 +1,14 @@
+/** A finished background task reported into the session: a system notice, not the person's own message. */
+import { useT } from "../lib/lang-store";
+import { userText, type PartLike } from "../lib/message-view";
+
+/** The notice in place of a user bubble. */
+export function SystemNotice({ parts }: { parts: readonly PartLike[] }) {
+  const { t } = useT();
+  return (
+    <aside className="system-notice" data-testid="system-notice" aria-label={t("systemNotice")}>
+      <span className="system-notice-label">ⓘ {t("systemNotice")}</span>
+      <p>{userText(parts)}</p>
+    </aside>
+  );
+}
