@@ -238,9 +238,9 @@ describe("fan-out faults", () => {
     const flaky = {
       ...deps,
       cache: Object.assign(Object.create(Object.getPrototypeOf(deps.cache)), deps.cache, {
-        getSeriesMany: async (ids: readonly string[]) => {
+        getColumnsMany: async (ids: readonly string[], lastBars?: number) => {
           if (calls++ === 0) throw new Error("D1 hiccup mid-batch");
-          return deps.cache.getSeriesMany(ids);
+          return deps.cache.getColumnsMany(ids, lastBars);
         },
         getSeries: (sid: string) => deps.cache.getSeries(sid),
       }),

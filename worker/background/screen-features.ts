@@ -1,13 +1,14 @@
 /**
  * The map phase over cached bars (edge): reads a list of symbols' series from the D1 cache in one
- * query and computes each one's funnel features against the universe's index. Used by the fan-out
- * batches and by in-process screenings (strategy decisions).
+ * query — decoded straight into columns, only the window's bars — and computes each one's funnel
+ * features against the universe's index. Used by the fan-out batches and by in-process screenings
+ * (strategy decisions).
  */
 import type { Bar, Board } from "../contracts/analysis";
 import { resolveParams } from "../engine/params";
 import { alignBenchmark } from "../engine/relative-strength";
-import { amountsOf, symbolFeatures, type SymbolFeatures, type SymbolMeta } from "../engine/screen/symbol-features";
-import { buildSeries } from "../engine/series";
+import { symbolFeatures, type SymbolFeatures, type SymbolMeta } from "../engine/screen/symbol-features";
+import { buildSeriesFromColumns } from "../engine/series";
 import type { MarketCache } from "../ports/market-data";
 import type { Universe } from "./universe";
 
@@ -49,20 +50,23 @@ function skipped(meta: SymbolMeta, reason: string): SymbolFeatures {
 
 /** Features of `symbols` (one per symbol, in order; missing or short series are L1 rejections). */
 export async function screenFeatures(
-  cache: Pick<MarketCache, "getSeriesMany">,
+  cache: Pick<MarketCache, "getColumnsMany">,
   symbols: readonly BatchSymbol[],
   universe: Universe,
   index: readonly Bar[],
 ): Promise<SymbolFeatures[]> {
-  const series = await cache.getSeriesMany(symbols.map((s) => s.id));
-  const byId = new Map(series.map((s) => [s.symbolId, s.bars]));
+  const series = await cache.getColumnsMany(
+    symbols.map((s) => s.id),
+    SCREEN_WINDOW,
+  );
+  const byId = new Map(series.map((s) => [s.symbolId, s.columns]));
   const params = resolveParams();
   return symbols.map((sym) => {
     const meta: SymbolMeta = { id: sym.id, code: sym.id, name: sym.name, industry: sym.industry, board: sym.board };
-    const bars = (byId.get(sym.id) ?? []).slice(-SCREEN_WINDOW);
-    if (bars.length < MIN_BARS)
-      return skipped(meta, bars.length === 0 ? "no cached bars" : `only ${bars.length} cached bars`);
-    const s = buildSeries(bars, universe.engineMarket, params);
+    const columns = byId.get(sym.id);
+    const n = columns?.close.length ?? 0;
+    if (!columns || n < MIN_BARS) return skipped(meta, n === 0 ? "no cached bars" : `only ${n} cached bars`);
+    const s = buildSeriesFromColumns(columns, universe.engineMarket, params);
     return symbolFeatures(
       s,
       s.n - 1,
@@ -75,7 +79,7 @@ export async function screenFeatures(
         breadthDays: 10,
         triggersOnlyForL2: false,
       },
-      amountsOf(bars),
+      columns.amount,
     );
   });
 }

@@ -3,9 +3,10 @@
  * pure functions over a series. L4 triggers live in triggers.ts; the screening work composes them.
  */
 import type { Market } from "../contracts/analysis";
-import { at, meanOf, quantileOf } from "./numeric";
+import { at, atOrBelowQuantile, meanOf } from "./numeric";
 import { relativeReturn } from "./relative-strength";
 import type { Series } from "./series";
+import { rollingMax, rollingMin } from "./window-stats";
 
 /** A layer's verdict with its reasons. */
 export interface LayerResult {
@@ -45,6 +46,38 @@ export interface L2Input {
   bench?: ArrayLike<number>;
   rps50?: number;
   rps120?: number;
+  /** The series' rolling windows (from `funnelWindows`), so each day is answered by index. */
+  windows?: FunnelWindows;
+}
+
+/** Rolling extremes the L2 checks read, computed once per series (O(n) each). */
+export interface FunnelWindows {
+  low250: Float64Array;
+  high60: Float64Array;
+  low60: Float64Array;
+  low20: Float64Array;
+  low40: Float64Array;
+  bench20: Float64Array | null;
+  bench40: Float64Array | null;
+}
+
+/** The rolling windows of a series (and its aligned benchmark) for `l2Channels`. */
+export function funnelWindows(s: Series, bench?: ArrayLike<number>): FunnelWindows {
+  return {
+    low250: rollingMin(s.low, 250),
+    high60: rollingMax(s.high, 60),
+    low60: rollingMin(s.low, 60),
+    low20: rollingMin(s.low, 20),
+    low40: rollingMin(s.low, 40),
+    bench20: bench ? rollingMin(bench, 20) : null,
+    bench40: bench ? rollingMin(bench, 40) : null,
+  };
+}
+
+function minOver(v: ArrayLike<number>, from: number, to: number): number {
+  let m = Number.POSITIVE_INFINITY;
+  for (let i = Math.max(0, from); i <= to; i++) m = Math.min(m, at(v, i));
+  return m;
 }
 
 /** L2 channels at bar t; passes on any channel. */
@@ -55,8 +88,8 @@ export function l2Channels(s: Series, t: number, o: L2Input = {}): LayerResult &
   const m50 = at(s.sma50, t);
   const m200 = at(s.sma200, t);
   if (!Number.isFinite(m200)) return { pass: false, channels, reasons: ["needs 200 bars of history"] };
-  let low250 = Number.POSITIVE_INFINITY;
-  for (let i = Math.max(0, t - 249); i <= t; i++) low250 = Math.min(low250, at(s.low, i));
+  const w = o.windows;
+  const low250 = w ? at(w.low250, t) : minOver(s.low, t - 249, t);
   const rs10 = o.bench ? relativeReturn(s.close, o.bench, t, 10) : Number.NaN;
   const rs3 = o.bench ? relativeReturn(s.close, o.bench, t, 3) : Number.NaN;
   const rsOk = !o.bench || (rs10 >= 0.02 && rs3 >= 0.01);
@@ -69,41 +102,52 @@ export function l2Channels(s: Series, t: number, o: L2Input = {}): LayerResult &
     channels.push("markup");
     reasons.push("MA50 above MA200 with relative strength, not overextended");
   }
-  let hi60 = Number.NEGATIVE_INFINITY;
-  let lo60 = Number.POSITIVE_INFINITY;
-  for (let i = Math.max(0, t - 59); i <= t; i++) {
-    hi60 = Math.max(hi60, at(s.high, i));
-    lo60 = Math.min(lo60, at(s.low, i));
+  const nearLow = c <= 1.35 * low250;
+  if (nearLow) {
+    let hi60 = Number.NEGATIVE_INFINITY;
+    let lo60 = Number.POSITIVE_INFINITY;
+    if (w) {
+      hi60 = at(w.high60, t);
+      lo60 = at(w.low60, t);
+    } else
+      for (let i = Math.max(0, t - 59); i <= t; i++) {
+        hi60 = Math.max(hi60, at(s.high, i));
+        lo60 = Math.min(lo60, at(s.low, i));
+      }
+    // The volume dry-up ratio is only read once the cheaper conditions hold (same verdict, less work).
+    if (
+      (hi60 - lo60) / lo60 <= 0.3 &&
+      t >= 120 &&
+      meanOf(s.volume, t - 19, t + 1) / meanOf(s.volume, t - 119, t - 19) < 0.65 &&
+      Math.abs(m50 - m200) / m200 <= 0.06
+    ) {
+      channels.push("accumulation");
+      reasons.push("near the 250-day low in a tight 60-day range with volume drying up");
+    }
   }
-  const dry = t >= 120 ? meanOf(s.volume, t - 19, t + 1) / meanOf(s.volume, t - 119, t - 19) : Number.NaN;
-  if (c <= 1.35 * low250 && (hi60 - lo60) / lo60 <= 0.3 && dry < 0.65 && Math.abs(m50 - m200) / m200 <= 0.06) {
-    channels.push("accumulation");
-    reasons.push("near the 250-day low in a tight 60-day range with volume drying up");
-  }
-  if (c <= 1.35 * low250 && t >= 60) {
+  if (nearLow && t >= 60) {
     let min10 = Number.POSITIVE_INFINITY;
     for (let i = t - 9; i <= t; i++) min10 = Math.min(min10, at(s.volume, i));
-    if (min10 <= quantileOf(s.volume, Math.max(0, t - 249), t + 1, 0.05)) {
+    if (atOrBelowQuantile(s.volume, Math.max(0, t - 249), t + 1, 0.05, min10)) {
       channels.push("dry_volume");
       reasons.push("a 250-day volume low within the last 10 days near the base");
     }
   }
   if (o.bench && t >= 60 && c <= 1.5 * low250) {
-    let bRecent = Number.POSITIVE_INFINITY;
-    let bPrior = Number.POSITIVE_INFINITY;
-    let sRecent = Number.POSITIVE_INFINITY;
-    let sPrior = Number.POSITIVE_INFINITY;
-    for (let i = t - 59; i <= t; i++) {
-      const recent = i > t - 20;
-      const b = at(o.bench, i);
-      const l = at(s.low, i);
-      if (recent) {
-        bRecent = Math.min(bRecent, b);
-        sRecent = Math.min(sRecent, l);
-      } else {
-        bPrior = Math.min(bPrior, b);
-        sPrior = Math.min(sPrior, l);
-      }
+    let bRecent: number;
+    let bPrior: number;
+    let sRecent: number;
+    let sPrior: number;
+    if (w?.bench20 && w.bench40) {
+      bRecent = at(w.bench20, t);
+      bPrior = at(w.bench40, t - 20);
+      sRecent = at(w.low20, t);
+      sPrior = at(w.low40, t - 20);
+    } else {
+      bRecent = minOver(o.bench, t - 19, t);
+      bPrior = minOver(o.bench, t - 59, t - 20);
+      sRecent = minOver(s.low, t - 19, t);
+      sPrior = minOver(s.low, t - 59, t - 20);
     }
     if (bRecent < bPrior && sRecent >= sPrior) {
       channels.push("rs_divergence");

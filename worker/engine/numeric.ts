@@ -65,3 +65,27 @@ export function round(x: number, digits = 4): number {
 export function finiteOrNull(x: number, digits = 4): number | null {
   return Number.isFinite(x) ? round(x, digits) : null;
 }
+
+/**
+ * `x <= quantileOf(values, from, to, q)`, exactly, without sorting in the common cases: counting the
+ * values under `x` decides it when the interpolated order statistics both sit on one side of `x`
+ * (the interpolation weight must be ≤ 0.5 for the upper shortcut, so rounding cannot overshoot);
+ * otherwise, or with non-finite values, it falls back to the sort.
+ */
+export function atOrBelowQuantile(values: NumSeries, from: number, to: number, q: number, x: number): boolean {
+  if (to <= from || Number.isNaN(x)) return x <= quantileOf(values, from, to, q);
+  const pos = (to - from - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  let under = 0;
+  for (let i = from; i < to; i++) {
+    const v = at(values, i);
+    if (!Number.isFinite(v)) return x <= quantileOf(values, from, to, q);
+    if (v < x) under++;
+  }
+  // Fewer than lo+1 values under x: the lo-th order statistic is ≥ x, and so is the interpolation.
+  if (under <= lo) return true;
+  // Both order statistics under x and a weight ≤ 0.5: the rounded interpolation stays ≤ the upper one < x.
+  if (hi < under && pos - lo <= 0.5) return false;
+  return x <= quantileOf(values, from, to, q);
+}

@@ -34,6 +34,38 @@ export interface Series {
   frozen: Uint8Array;
 }
 
+/** Bars as columns (the cache decodes straight into these; `amount` is NaN where missing). */
+export interface BarColumns {
+  date: readonly string[];
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+  amount: Float64Array;
+}
+
+/** The last `n` bars of columns (views, no copy). */
+export function lastColumns(c: BarColumns, n: number): BarColumns {
+  const len = c.close.length;
+  if (n >= len) return c;
+  const from = len - n;
+  return {
+    date: c.date.slice(from),
+    open: c.open.subarray(from),
+    high: c.high.subarray(from),
+    low: c.low.subarray(from),
+    close: c.close.subarray(from),
+    volume: c.volume.subarray(from),
+    amount: c.amount.subarray(from),
+  };
+}
+
+/** Builds the series from columns (used as they are: the series keeps the OHLCV arrays). */
+export function buildSeriesFromColumns(c: BarColumns, market: Market, params: EngineParams): Series {
+  return derive(c.date, c.open, c.high, c.low, c.close, c.volume, market, params);
+}
+
 /** Builds the series for `bars` (ascending, validated). */
 export function buildSeries(bars: readonly Bar[], market: Market, params: EngineParams): Series {
   const n = bars.length;
@@ -53,6 +85,20 @@ export function buildSeries(bars: readonly Bar[], market: Market, params: Engine
     close[i] = b.close;
     volume[i] = b.volume;
   }
+  return derive(date, open, high, low, close, volume, market, params);
+}
+
+function derive(
+  date: readonly string[],
+  open: Float64Array,
+  high: Float64Array,
+  low: Float64Array,
+  close: Float64Array,
+  volume: Float64Array,
+  market: Market,
+  params: EngineParams,
+): Series {
+  const n = close.length;
   const tr = trueRange(high, low, close);
   const frozen = new Uint8Array(n);
   if (market === "CN") {

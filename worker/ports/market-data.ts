@@ -17,6 +17,7 @@ import type {
   SourceName,
   SymbolInfo,
 } from "../contracts/market";
+import type { BarColumns } from "../engine/series";
 import type { Result } from "../lib/result";
 
 /** Minute-bar intervals the providers serve. */
@@ -88,6 +89,12 @@ export interface CachedSeries {
   simulated: boolean;
 }
 
+/** A cached series decoded as columns (the screening and backtest read these: no per-bar objects). */
+export interface CachedColumns {
+  symbolId: string;
+  columns: BarColumns;
+}
+
 /** The market cache (D1 adapter in storage/). */
 export interface MarketCache {
   getSymbol(id: string): Promise<SymbolInfo | null>;
@@ -100,6 +107,8 @@ export interface MarketCache {
   getSeries(symbolId: string): Promise<CachedSeries | null>;
   /** Many series at once (missing ones omitted). */
   getSeriesMany(symbolIds: readonly string[]): Promise<CachedSeries[]>;
+  /** Many series as columns, only the last `lastBars` bars decoded (missing ones omitted). */
+  getColumnsMany(symbolIds: readonly string[], lastBars?: number): Promise<CachedColumns[]>;
   /** Every cached series of a market's stocks, bars from `fromYear` on (one query; no network). */
   seriesOfMarket(market: MarketCode, fromYear: number): Promise<CachedSeries[]>;
   putSeries(series: CachedSeries): Promise<void>;

@@ -5,8 +5,8 @@
  */
 import { and, asc, eq, gte, inArray, or, sql } from "drizzle-orm";
 import type { MarketCode, SecurityKind, SymbolInfo } from "../contracts/market";
-import { decodeBarChunk, encodeBarChunks } from "../market/parse/bar-chunks";
-import type { CachedSeries, MarketCache } from "../ports/market-data";
+import { decodeBarChunk, decodeBarColumns, encodeBarChunks } from "../market/parse/bar-chunks";
+import type { CachedColumns, CachedSeries, MarketCache } from "../ports/market-data";
 import type { Db } from "./db";
 import { marketBarChunks, marketSeries, marketSymbols } from "./schema";
 
@@ -133,6 +133,20 @@ export class D1MarketCache implements MarketCache {
 
   async getSeriesMany(symbolIds: readonly string[]): Promise<CachedSeries[]> {
     const out: CachedSeries[] = [];
+    await this.#chunksOf(symbolIds, (meta, chunks) => out.push(toSeries(meta, chunks)));
+    return out;
+  }
+
+  async getColumnsMany(symbolIds: readonly string[], lastBars?: number): Promise<CachedColumns[]> {
+    const out: CachedColumns[] = [];
+    await this.#chunksOf(symbolIds, (meta, chunks) =>
+      out.push({ symbolId: meta.symbolId, columns: decodeBarColumns(chunks, lastBars) }),
+    );
+    return out;
+  }
+
+  /** Reads the series rows and their yearly chunks (ascending) in id slices; `each` per found series. */
+  async #chunksOf(symbolIds: readonly string[], each: (meta: SeriesRow, chunks: string[]) => void): Promise<void> {
     for (let i = 0; i < symbolIds.length; i += MAX_PARAMS) {
       const ids = symbolIds.slice(i, i + MAX_PARAMS);
       const metas = await this.#db.select().from(marketSeries).where(inArray(marketSeries.symbolId, ids)).all();
@@ -149,9 +163,8 @@ export class D1MarketCache implements MarketCache {
         if (list) list.push(c.bars);
         else bySymbol.set(c.symbolId, [c.bars]);
       }
-      for (const m of metas) out.push(toSeries(m, bySymbol.get(m.symbolId) ?? []));
+      for (const m of metas) each(m, bySymbol.get(m.symbolId) ?? []);
     }
-    return out;
   }
 
   /** Every cached series of a market's stocks (kind `stock`), chunks from `fromYear` on; one query. */

@@ -5,7 +5,7 @@
  */
 import type { Bar, Board, Market, TriggerStatus, TriggerType } from "../../contracts/analysis";
 import { computeStops } from "../exits";
-import { l1Liquidity, l2Channels } from "../funnel";
+import { l1Liquidity, l2Channels, type FunnelWindows } from "../funnel";
 import { at, finiteOrNull, meanOf } from "../numeric";
 import { BOARD_SCALE, type EngineParams } from "../params";
 import { relativeReturn } from "../relative-strength";
@@ -68,6 +68,8 @@ export interface FeatureOptions {
   breadthDays: number;
   /** Skip trigger detection when L1 or L2 fails (the backtest's fast path). */
   triggersOnlyForL2: boolean;
+  /** The series' rolling windows, when the caller asks about many days of one series. */
+  windows?: FunnelWindows;
 }
 
 function ret(s: Series, t: number, k: number): number | null {
@@ -95,7 +97,7 @@ export function symbolFeatures(
     ? { pass: false, reasons: ["ST or delisting risk"] }
     : l1Liquidity(s, t, o.market, amounts ? { amounts } : {});
   const l2 = l1raw.pass
-    ? l2Channels(s, t, o.bench ? { bench: o.bench } : {})
+    ? l2Channels(s, t, { ...(o.bench ? { bench: o.bench } : {}), ...(o.windows ? { windows: o.windows } : {}) })
     : { pass: false, channels: [], reasons: [] };
   const m200 = at(s.sma200, t);
   const f: SymbolFeatures = {

@@ -3,6 +3,7 @@
  * `{"d":[dates],"o":[…],"h":[…],"l":[…],"c":[…],"v":[…],"a":[…]?}`. Compact and fast to decode.
  */
 import type { Bar } from "../../contracts/analysis";
+import type { BarColumns } from "../../engine/series";
 
 interface Chunk {
   d: string[];
@@ -79,6 +80,51 @@ export function decodeBarChunk(text: string): Bar[] {
     const amt = a?.[i];
     if (amt !== undefined && amt !== null) bar.amount = amt;
     out[i] = bar;
+  }
+  return out;
+}
+
+/**
+ * Decodes a series' yearly chunks (ascending) straight into columns — no per-bar objects — keeping
+ * only the last `lastBars` bars (chunks before those are not parsed). Equal to
+ * `texts.flatMap(decodeBarChunk).slice(-lastBars)` as columns; `amount` is NaN where missing.
+ */
+export function decodeBarColumns(texts: readonly string[], lastBars = Number.POSITIVE_INFINITY): BarColumns {
+  const parsed: Chunk[] = [];
+  let have = 0;
+  for (let k = texts.length - 1; k >= 0 && have < lastBars; k--) {
+    let json: unknown;
+    try {
+      json = JSON.parse(texts[k] ?? "");
+    } catch {
+      continue;
+    }
+    if (!isChunk(json)) continue;
+    parsed.push(json);
+    have += json.d.length;
+  }
+  const n = Math.min(have, lastBars);
+  const out: BarColumns = {
+    date: new Array<string>(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+    volume: new Float64Array(n),
+    amount: new Float64Array(n),
+  };
+  const date = out.date as string[];
+  let i = n - 1;
+  for (const c of parsed) {
+    for (let j = c.d.length - 1; j >= 0 && i >= 0; j--, i--) {
+      date[i] = c.d[j] ?? "";
+      out.open[i] = c.o[j] ?? 0;
+      out.high[i] = c.h[j] ?? 0;
+      out.low[i] = c.l[j] ?? 0;
+      out.close[i] = c.c[j] ?? 0;
+      out.volume[i] = c.v[j] ?? 0;
+      out.amount[i] = c.a?.[j] ?? Number.NaN;
+    }
   }
   return out;
 }

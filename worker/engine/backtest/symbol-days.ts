@@ -1,0 +1,182 @@
+/**
+ * The per-symbol half of the backtest (the "map" a fan-out batch runs): a symbol's series, rolling
+ * windows and aligned benchmark are built once, then each replay day is answered by index — the
+ * funnel features as of that day as a compact JSON-safe row (L1 passers only), the breadth bit, and
+ * for days with a live trigger the trade it would make. The day replay (day-replay.ts) reads only rows.
+ */
+import type { Bar, Market, TriggerType } from "../../contracts/analysis";
+import { funnelWindows, type FunnelWindows } from "../funnel";
+import type { EngineParams } from "../params";
+import { alignBenchmark } from "../relative-strength";
+import { amountsOf, symbolFeatures, type SymbolFeatures, type SymbolMeta } from "../screen/symbol-features";
+import { buildSeries, buildSeriesFromColumns, type BarColumns, type Series } from "../series";
+import { simulateTrade, type TradeRules } from "./simulate-trade";
+
+/** Bars of MA200 history a symbol needs before it can signal. */
+export const WARMUP = 200;
+
+/** A symbol ready to be asked about any day. */
+export interface BacktestSymbol {
+  meta: SymbolMeta;
+  s: Series;
+  at: Map<string, number>;
+  amounts: ArrayLike<number>;
+  bench: Float64Array;
+  windows: FunnelWindows;
+}
+
+/** Builds the series, date index, benchmark alignment and rolling windows of one symbol, once. */
+export function prepareSymbol(
+  meta: SymbolMeta,
+  bars: readonly Bar[] | BarColumns,
+  market: Market,
+  params: EngineParams,
+  index: readonly Bar[],
+): BacktestSymbol {
+  const columns = "close" in bars ? bars : null;
+  const s = columns ? buildSeriesFromColumns(columns, market, params) : buildSeries(bars as readonly Bar[], market, params);
+  const bench = alignBenchmark(s.date, index);
+  const dateAt = new Map<string, number>();
+  for (let i = 0; i < s.n; i++) dateAt.set(s.date[i] ?? "", i);
+  return {
+    meta,
+    s,
+    at: dateAt,
+    amounts: columns ? columns.amount : amountsOf(bars as readonly Bar[]),
+    bench,
+    windows: funnelWindows(s, bench),
+  };
+}
+
+/** The trade a candidate would make: entry date and price, exit date, price and reason, net return. */
+export type TradeRow = [entryDate: string, entryPrice: number, exitDate: string, exitPrice: number, reason: string, ret: number];
+
+/**
+ * One L1 passer on one day: symbol number (its place in the universe), close, r3, r5, r20, r50, r120,
+ * bias200, rs10, rs3, vol5to20, L2 channel bits, live triggers (type index × 2 + confirmed), the
+ * structural stop, and its trade (null when unfillable; 0 without a trigger, never a candidate).
+ */
+export type DayRow = [
+  sym: number,
+  close: number,
+  r3: number | null,
+  r5: number | null,
+  r20: number | null,
+  r50: number | null,
+  r120: number | null,
+  bias200: number | null,
+  rs10: number | null,
+  rs3: number | null,
+  vol5to20: number | null,
+  channels: number,
+  triggers: number[],
+  stop: number | null,
+  trade: TradeRow | null | 0,
+];
+
+/** L2 channels in the order l2Channels finds them (bit i = CHANNELS[i]). */
+export const CHANNELS = ["markup", "accumulation", "dry_volume", "rs_divergence"] as const;
+/** Trigger types by index. */
+export const TRIGGER_TYPES: readonly TriggerType[] = ["spring", "sos", "lps", "evr", "compression", "trend_pullback"];
+
+/** What a day's answer needs besides the symbol. */
+export interface DayContext {
+  market: Market;
+  params: EngineParams;
+  /** Trade rules (lastIndex is the symbol's own). */
+  rules: TradeRules;
+}
+
+/** The symbol on bar t: whether it is above its MA20 (breadth) and its row when it passes L1. */
+export function symbolDay(p: BacktestSymbol, sym: number, t: number, ctx: DayContext): { above: boolean; row: DayRow | null } {
+  const f: SymbolFeatures = symbolFeatures(
+    p.s,
+    t,
+    p.meta,
+    {
+      market: ctx.market,
+      params: ctx.params,
+      bench: p.bench,
+      triggerLookback: 1,
+      breadthDays: 1,
+      triggersOnlyForL2: true,
+      windows: p.windows,
+    },
+    p.amounts,
+  );
+  const above = f.aboveMa20[0] === true;
+  if (!f.l1.pass) return { above, row: null };
+  let mask = 0;
+  for (const c of f.channels) mask |= 1 << CHANNELS.indexOf(c as (typeof CHANNELS)[number]);
+  const triggers = f.triggers.map((x) => TRIGGER_TYPES.indexOf(x.type) * 2 + (x.status === "confirmed" ? 1 : 0));
+  let trade: TradeRow | null | 0 = 0;
+  if (f.triggers.length > 0) {
+    const sim = simulateTrade(p.s, t, { ...ctx.rules, lastIndex: p.s.n - 1 });
+    trade = sim
+      ? [
+          p.s.date[sim.entryIndex] ?? "",
+          sim.entryPrice,
+          p.s.date[sim.exitIndex] ?? p.s.date[t] ?? "",
+          sim.exitPrice,
+          sim.exitReason,
+          sim.ret,
+        ]
+      : null;
+  }
+  const row: DayRow = [
+    sym,
+    f.close,
+    f.r3,
+    f.r5,
+    f.r20,
+    f.r50,
+    f.r120,
+    f.bias200,
+    f.rs10,
+    f.rs3,
+    f.vol5to20,
+    mask,
+    triggers,
+    f.structuralStop,
+    trade,
+  ];
+  return { above, row };
+}
+
+/** The features the reduce phase reads, back from a row (reasons and scores are not kept). */
+export function featuresOfRow(row: DayRow, meta: SymbolMeta, date: string): SymbolFeatures {
+  const [, close, r3, r5, r20, r50, r120, bias200, rs10, rs3, vol5to20, mask, triggers, stop] = row;
+  return {
+    meta,
+    asOf: date,
+    close,
+    l1: { pass: true, reason: "" },
+    channels: CHANNELS.filter((_, i) => (mask & (1 << i)) !== 0),
+    l2Reason: "",
+    r3,
+    r5,
+    r20,
+    r50,
+    r120,
+    bias200,
+    rs10,
+    rs3,
+    vol5to20,
+    triggers: triggers.map((code) => ({
+      type: TRIGGER_TYPES[code >> 1] ?? "sos",
+      date,
+      index: 0,
+      status: code & 1 ? "confirmed" : "pending",
+      score: 0,
+      reasons: [],
+    })),
+    structuralStop: stop,
+    aboveMa20: [],
+  };
+}
+
+/** Bar index of calendar day `date` in the symbol, when it is past the warm-up. */
+export function dayIndex(p: BacktestSymbol, date: string): number | undefined {
+  const t = p.at.get(date);
+  return t === undefined || t < WARMUP ? undefined : t;
+}
