@@ -389,3 +389,47 @@ describe("market tools through the runtime (scripted model, offline bundle)", ()
     expect(tool).toHaveLength(7);
   });
 });
+
+describe("market tools through the runtime against the live providers (fake upstream)", () => {
+  it("analyze_stock fetches from Eastmoney's format through the real adapters inside a turn", async () => {
+    const { runHarnessTurn, fakeToolDeps } = await import("../support/runtime-harness");
+    const { createModels } = await import("../../worker/runtime/model");
+    const { loadConfig } = await import("../../worker/config");
+    await fixtures({
+      path: EM_KLINE,
+      query: "secid=1.600888",
+      body: eastmoneyKline("600888", 1, "测试钢铁", makeBars(320, "2026-06-30")),
+    });
+    const config = loadConfig({ ...testEnv, MARKET_DATA: "live" });
+    const market = createMarketData({ db: testEnv.DB, config, fetch: (...a) => fetch(...a) });
+    const key = "[live-tool-1]";
+    const control = testEnv.LLM_BASE_URL.replace(/\/v1$/, "");
+    await fetch(`${control}/__script`, {
+      method: "POST",
+      body: JSON.stringify({
+        key,
+        responses: [{ toolCalls: [{ name: "analyze_stock", arguments: { code: "600888" } }] }, { text: "done" }],
+      }),
+    });
+    const run = await runHarnessTurn({
+      models: createModels(
+        { baseURL: testEnv.LLM_BASE_URL, apiKey: testEnv.LLM_API_KEY, model: "scripted" },
+        undefined,
+      ),
+      text: `分析 600888 ${key}`,
+      toolDeps: { ...fakeToolDeps(), market } as never,
+    });
+    expect(run.result.status).toBe("done");
+    const output = (
+      run.chunks.find((c) => c.type === "tool-output-available") as { output: Record<string, unknown> } | undefined
+    )?.output;
+    expect(output).toMatchObject({
+      mode: "diagnose",
+      symbol: { name: "测试钢铁" },
+      source: { source: "eastmoney", simulated: false },
+    });
+    expect((await requests("/push2his/api/qt/stock/kline/get")).some((r) => r.query.includes("secid=1.600888"))).toBe(
+      true,
+    );
+  });
+});
