@@ -69,8 +69,10 @@ export class FetchWebClient implements WebClient {
     if (o.signal.aborted) onAbort();
     o.signal.addEventListener("abort", onAbort, { once: true });
     const timer = setTimeout(() => controller.abort(new Error("timeout")), o.timeoutMs);
+    // Called unbound: the global fetch refuses a foreign `this` (workerd's "Illegal invocation").
+    const fetchImpl = this.opts.fetch;
     try {
-      const res = await this.opts.fetch(parsed.href, {
+      const res = await fetchImpl(parsed.href, {
         method: "GET",
         redirect: "manual",
         signal: controller.signal,

@@ -39,7 +39,7 @@ export function decodeEntities(text: string): string {
   });
 }
 
-const DROPPED = ["script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "head"];
+const DROPPED = ["head", "title", "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object"];
 const BLOCK =
   /<\/?(p|div|section|article|main|header|footer|nav|aside|h[1-6]|ul|ol|table|tr|blockquote|pre|form|fieldset|figure|figcaption|dl|dt|dd|hr|br)\b[^>]*>/gi;
 

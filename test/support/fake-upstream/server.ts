@@ -15,6 +15,8 @@ export interface Fixture {
   query?: string;
   status?: number;
   contentType?: string;
+  /** Extra response headers (e.g. `location` of a redirect). */
+  headers?: Record<string, string>;
   /** Body: text, or base64 when `encoding` is "base64" (for GBK-encoded providers). */
   body: unknown;
   encoding?: "utf8" | "base64";
@@ -78,8 +80,14 @@ export async function startFakeUpstream(opts: { port?: number; fixtures?: Fixtur
   let fixtures: Fixture[] = [...(opts.fixtures ?? [])];
   const seen: RecordedUpstreamRequest[] = [];
 
-  const send = (res: ServerResponse, status: number, contentType: string, body: Buffer | string): void => {
-    res.writeHead(status, { "content-type": contentType });
+  const send = (
+    res: ServerResponse,
+    status: number,
+    contentType: string,
+    body: Buffer | string,
+    headers: Record<string, string> = {},
+  ): void => {
+    res.writeHead(status, { ...headers, "content-type": contentType });
     res.end(body);
   };
 
@@ -130,7 +138,7 @@ export async function startFakeUpstream(opts: { port?: number; fixtures?: Fixtur
         typeof fixture.body === "string"
           ? Buffer.from(fixture.body, fixture.encoding === "base64" ? "base64" : "utf8")
           : JSON.stringify(fixture.body);
-      send(res, fixture.status ?? 200, fixture.contentType ?? "application/json", body);
+      send(res, fixture.status ?? 200, fixture.contentType ?? "application/json", body, fixture.headers);
     })().catch((error: unknown) => send(res, 500, "text/plain", String(error)));
   });
 

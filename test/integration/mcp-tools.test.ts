@@ -1,0 +1,304 @@
+/**
+ * MCP and the edge's web and file tools inside workerd. The official MCP SDK client
+ * (`StreamableHTTPClientTransport`, its `fetch` calling the worker) lists exactly the registry's
+ * exposed tools, analyses SIM.0001 from the offline bundle, is refused a write by default and allowed
+ * one with MCP_ALLOW_WRITES and a token, and starts a background screening it then polls. `web_fetch`
+ * runs through the real fetch adapter against the fake upstream (a test-only allow-list) and is
+ * refused the production way everywhere else; the file tools work in a scripted conversation.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import sp500Csv from "../../node_modules/vega-datasets/data/sp500-2000.csv?raw";
+import { createApp } from "../../worker/app";
+import { FetchWebClient } from "../../worker/http/fetch-web-client";
+import { buildOfflineBundle } from "../../worker/market/offline/bundle";
+import { createDb } from "../../worker/storage/db";
+import { D1MarketCache } from "../../worker/storage/market-cache-repo";
+import { R2Workspace } from "../../worker/storage/r2-workspace";
+import { webFetchHandler } from "../../worker/tools/handlers/web-fetch";
+import { TOOLS } from "../../worker/tools/registry";
+import { mcpTier } from "../../worker/tools/specs/mcp-exposure";
+import type { Fixture } from "../support/fake-upstream/server";
+import { fakeToolDeps } from "../support/runtime-harness";
+import { testEnv } from "./test-env";
+import { call, chunksOf, eventually, newSession, parseFrames, postJson, script } from "./turn-helpers";
+
+const BASE = "http://wyckoff.test";
+const ADMIN = "admin-secret-for-mcp-tests";
+const upstream = inject("upstreamUrl");
+const upstreamHost = new URL(upstream).host;
+
+type Fetchish = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** The worker as deployed (wrangler.toml vars: AUTH_MODE=local, writes off). */
+const viaWorker: Fetchish = (url, init) => exports.default.fetch(new Request(url, init));
+
+/** The app with other settings (same bindings otherwise). */
+function viaApp(vars: Record<string, string>): Fetchish {
+  return async (url, init) => createApp().request(String(url), init, { ...testEnv, ...vars } as Env);
+}
+
+async function mcpClient(fetchImpl: Fetchish, headers: Record<string, string> = {}): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
+    fetch: fetchImpl,
+    requestInit: { headers },
+  });
+  const client = new Client({ name: "mcp-tools-test", version: "1" });
+  await client.connect(transport);
+  return client;
+}
+
+type CallResult = Awaited<ReturnType<Client["callTool"]>>;
+
+function textOf(r: CallResult): unknown {
+  const content = r.content as { type: string; text: string }[];
+  return JSON.parse(content[0]?.text ?? "null");
+}
+
+async function fixtures(...list: Fixture[]): Promise<void> {
+  const res = await fetch(`${upstream}/__fixtures`, { method: "POST", body: JSON.stringify(list) });
+  expect(res.status).toBe(204);
+}
+
+beforeAll(async () => {
+  const cache = new D1MarketCache(createDb(testEnv.DB));
+  const bundle = buildOfflineBundle({ sp500Csv });
+  await cache.upsertSymbols(bundle.symbols, 0);
+  for (const s of bundle.series) await cache.putSeries(s);
+});
+
+describe("MCP over Streamable HTTP (official SDK client)", () => {
+  it("lists exactly the registry's exposed tools with their schemas, and analyses SIM.0001", async () => {
+    const client = await mcpClient(viaWorker);
+    expect(client.getServerVersion()?.name).toBe("wyckoff-edge");
+    const { tools } = await client.listTools();
+    const exposed = TOOLS.filter((t) => mcpTier(t.spec.name) !== undefined);
+    expect(tools.map((t) => t.name)).toEqual(exposed.map((t) => t.spec.name));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["query_history", "analyze_stock", "update_portfolio"]),
+    );
+    const analyze = tools.find((t) => t.name === "analyze_stock");
+    expect(analyze?.inputSchema).toMatchObject({ type: "object", required: ["code"] });
+    expect(analyze?.annotations).toMatchObject({ readOnlyHint: true });
+    expect(tools.find((t) => t.name === "update_portfolio")?.annotations).toMatchObject({ readOnlyHint: false });
+
+    const r = await client.callTool({ name: "analyze_stock", arguments: { code: "SIM.0001" } });
+    expect(r.isError).toBeFalsy();
+    const value = textOf(r) as {
+      symbol: { id: string };
+      analysis: { symbol: string; phase: { name: string } };
+      latestDate: string;
+    };
+    expect(value.symbol.id).toBe("SIM.0001");
+    expect(value.analysis.symbol).toBe("SIM.0001");
+    expect(value.analysis.phase.name).toMatch(/^(NONE|ACC_[A-E]|MARKUP|DIST_[A-E]|MARKDOWN)$/);
+    expect(r.structuredContent).toMatchObject({ symbol: { id: "SIM.0001" } });
+    await client.close();
+  });
+
+  it("answers tool failures as tool errors (isError), never transport failures", async () => {
+    const client = await mcpClient(viaWorker);
+    const unknown = await client.callTool({ name: "analyze_stock", arguments: { code: "NOPE.9999" } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatchObject({ error: { code: expect.any(String) } });
+    const bad = await client.callTool({ name: "analyze_stock", arguments: { code: "SIM.0001", days: 9999 } });
+    expect(textOf(bad)).toMatchObject({ error: { code: "invalid_input" } });
+    const big = await client.callTool({ name: "search_stock_by_name", arguments: { keyword: "x".repeat(70_000) } });
+    expect(textOf(big)).toMatchObject({ error: { code: "payload_too_large" } });
+    const hidden = await client.callTool({ name: "delegate_to_research", arguments: { task: "x" } });
+    expect(textOf(hidden)).toMatchObject({ error: { code: "not_found" } });
+    await client.close();
+  });
+
+  it("refuses a tier-3 write by default and runs it with MCP_ALLOW_WRITES=true and a token", async () => {
+    const byDefault = await mcpClient(viaWorker);
+    const refused = await byDefault.callTool({
+      name: "update_portfolio",
+      arguments: { action: "set_cash", freeCash: 12345 },
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatchObject({
+      error: { code: "forbidden", message: expect.stringContaining("MCP_ALLOW_WRITES") },
+    });
+    await byDefault.close();
+
+    const vars = { AUTH_MODE: "token", ADMIN_TOKEN: ADMIN, MCP_ALLOW_WRITES: "true" };
+    const app = viaApp(vars);
+    // No token: the transport is refused (401) before any MCP exchange.
+    await expect(mcpClient(app)).rejects.toThrow();
+    const issued = await app(`${BASE}/api/admin/tokens`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+      body: JSON.stringify({ user: "mcp-writer" }),
+    });
+    expect(issued.status).toBe(201);
+    const { token } = (await issued.json()) as { token: string };
+    const writer = await mcpClient(app, { authorization: `Bearer ${token}` });
+    const done = await writer.callTool({
+      name: "update_portfolio",
+      arguments: { action: "set_cash", freeCash: 12345 },
+    });
+    expect(done.isError).toBeFalsy();
+    expect(textOf(done)).toMatchObject({ success: true, freeCash: 12345 });
+    const view = await writer.callTool({ name: "portfolio", arguments: {} });
+    expect(JSON.stringify(textOf(view))).toContain("12345");
+    await writer.close();
+
+    // Same token, writes switched off: refused again.
+    const readOnly = await mcpClient(viaApp({ ...vars, MCP_ALLOW_WRITES: "false" }), {
+      authorization: `Bearer ${token}`,
+    });
+    const again = await readOnly.callTool({ name: "update_portfolio", arguments: { action: "set_cash", freeCash: 1 } });
+    expect(textOf(again)).toMatchObject({ error: { code: "forbidden" } });
+    await readOnly.close();
+  });
+
+  it("starts a background tool with a task id and a check_background_tasks path the client polls", async () => {
+    const client = await mcpClient(viaWorker);
+    const started = await client.callTool({ name: "screen_stocks", arguments: { board: "all", market: "cn" } });
+    const accepted = textOf(started) as { task_id: string; next: { tool: string; arguments: { task_id: string } } };
+    expect(accepted.task_id).toMatch(/^task_/);
+    expect(accepted.next).toEqual({ tool: "check_background_tasks", arguments: { task_id: accepted.task_id } });
+    const task = await eventually(async () => {
+      const r = await client.callTool({ name: accepted.next.tool, arguments: accepted.next.arguments });
+      const t = (textOf(r) as { tasks: { status: string; result?: unknown }[] }).tasks[0];
+      return t && t.status !== "queued" && t.status !== "running" ? t : undefined;
+    }, 30_000);
+    expect(task.status).toBe("succeeded");
+    expect(task.result).toMatchObject({ universe: "SIM" });
+    await client.close();
+  }, 45_000);
+
+  it("answers GET and DELETE with 405 (stateless server), and keeps local mode to loopback clients", async () => {
+    expect((await call("/mcp", { method: "GET", headers: { accept: "text/event-stream" } })).status).toBe(405);
+    expect((await call("/mcp", { method: "DELETE" })).status).toBe(405);
+    const remote = await call("/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "cf-connecting-ip": "203.0.113.9",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(remote.status).toBe(403);
+  });
+});
+
+describe("web_fetch at the edge", () => {
+  const ctx = { sessionId: "s", userId: "web-user", toolCallId: "c", signal: new AbortController().signal };
+  const production = () => fakeToolDeps({ web: new FetchWebClient({ fetch }), files: new R2Workspace(testEnv.SPILLS) });
+  const testOnly = () =>
+    fakeToolDeps({
+      web: new FetchWebClient({ fetch, testOnlyAllowHosts: [upstreamHost] }),
+      files: new R2Workspace(testEnv.SPILLS),
+    });
+
+  it("refuses loopback, private, link-local, file: and the fake upstream itself with the production policy", async () => {
+    for (const url of [
+      "http://127.0.0.1/",
+      "http://10.0.0.1/",
+      "http://[::1]/",
+      "http://169.254.169.254/",
+      "file:///",
+      `${upstream}/page`,
+    ]) {
+      const r = await webFetchHandler({ url }, production(), ctx);
+      expect(r.ok, url).toBe(false);
+      if (!r.ok) expect(["forbidden", "invalid_input"], url).toContain(r.error.code);
+    }
+  });
+
+  it("reads a page through the real fetch, refuses a redirect to a private address and an oversized body", async () => {
+    await fixtures(
+      {
+        path: "/web/page",
+        contentType: "text/html; charset=utf-8",
+        body: "<title>Note</title><p>Spring &amp; test</p>",
+      },
+      { path: "/web/hop", status: 302, contentType: "text/plain", headers: { location: "/web/page" }, body: "" },
+      {
+        path: "/web/evil",
+        status: 302,
+        contentType: "text/plain",
+        headers: { location: "http://10.0.0.1/admin" },
+        body: "",
+      },
+      { path: "/web/big", contentType: "text/plain", body: "x".repeat(1024 * 1024 + 100) },
+    );
+    const page = await webFetchHandler({ url: `${upstream}/web/hop` }, testOnly(), ctx);
+    expect(page).toMatchObject({
+      ok: true,
+      value: { title: "Note", text: "Spring & test", finalUrl: `${upstream}/web/page` },
+    });
+    const evil = await webFetchHandler({ url: `${upstream}/web/evil` }, testOnly(), ctx);
+    expect(evil.ok ? "" : evil.error.code).toBe("forbidden");
+    const big = await webFetchHandler({ url: `${upstream}/web/big` }, testOnly(), ctx);
+    expect(big.ok ? "" : big.error.code).toBe("payload_too_large");
+  });
+});
+
+describe("web and file tools in a scripted conversation", () => {
+  it("web_fetch refused on loopback; write_file after approval; read_file and list_files; traversal refused", async () => {
+    const id = await newSession();
+    const key = `files-${id}`;
+    await script(key, [
+      {
+        toolCalls: [
+          { name: "web_fetch", arguments: { url: `${upstream}/web/page` } },
+          { name: "read_file", arguments: { path: "../other-user/secret.md" } },
+          { name: "list_files", arguments: { folder: "/etc" } },
+        ],
+      },
+      {
+        toolCalls: [
+          { name: "write_file", arguments: { path: "notes/watch.csv", content: "code,name\nSIM.0001,Sim One\n" } },
+        ],
+      },
+      {
+        toolCalls: [
+          { name: "read_file", arguments: { path: "notes/watch.csv" } },
+          { name: "list_files", arguments: {} },
+        ],
+      },
+      { text: "Saved and read back." },
+    ]);
+    const res = await postJson(`/api/sessions/${id}/messages`, { text: `save my watchlist ${key}` });
+    const frames = parseFrames(await res.text());
+    const request = chunksOf(frames).find((c) => c.type === "tool-approval-request") as
+      | { approvalId: string }
+      | undefined;
+    expect(request).toBeDefined();
+    expect(
+      (await postJson(`/api/sessions/${id}/approvals/${request?.approvalId ?? ""}`, { decision: "allow" })).status,
+    ).toBe(200);
+    const rest = parseFrames(
+      await (await call(`/api/sessions/${id}/stream?from=${(frames.at(-1)?.id ?? 0) + 1}`)).text(),
+    );
+    const chunks = chunksOf([...frames, ...rest]);
+    const errors = chunks.filter((c) => c.type === "tool-output-error") as { errorText: string }[];
+    expect(errors.map((e) => e.errorText.split(":")[0]).sort()).toEqual([
+      "forbidden",
+      "invalid_input",
+      "invalid_input",
+    ]);
+    expect(errors.find((e) => e.errorText.startsWith("forbidden"))?.errorText).toMatch(/loopback/);
+    const outputs = chunks.filter((c) => c.type === "tool-output-available") as { output: Record<string, unknown> }[];
+    expect(outputs[0]?.output).toMatchObject({ path: "notes/watch.csv", replaced: false });
+    // read_file and list_files are concurrency-safe: they ran together, in either order.
+    const later = outputs.slice(1).map((o) => o.output);
+    expect(later.find((o) => "kind" in o)).toMatchObject({
+      kind: "csv",
+      rows: [
+        ["code", "name"],
+        ["SIM.0001", "Sim One"],
+      ],
+      totalRows: 2,
+    });
+    expect(later.find((o) => "files" in o)).toMatchObject({ files: [{ path: "notes/watch.csv" }] });
+    // Stored under the owner's prefix in R2.
+    expect(await testEnv.SPILLS.head("workspace/local/notes/watch.csv")).not.toBeNull();
+  });
+});
