@@ -1,5 +1,5 @@
 /** The reading room: header, offline banner, sessions sidebar and the page of the current route. */
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { HealthBadge } from "./components/health-badge";
 import { LanguageSwitch } from "./components/language-switch";
 import { OfflineBanner } from "./components/offline-banner";
@@ -11,9 +11,11 @@ import { AnalysisPage } from "./routes/analysis-page";
 import { ChatPage } from "./routes/chat-page";
 import { HomePage } from "./routes/home-page";
 import { PortfolioPage } from "./routes/portfolio-page";
-import { SettingsPage } from "./routes/settings-page";
 import { SharePage } from "./routes/share-page";
 import { NavLinks } from "./components/nav-links";
+
+// Settings (tokens, shares, usage, skills and hints) is visited rarely: its code loads on demand.
+const SettingsPage = lazy(() => import("./routes/settings-page").then((m) => ({ default: m.SettingsPage })));
 import { MemoryPanel } from "./components/memory-panel";
 
 /** Top-level component. */
@@ -68,7 +70,9 @@ export function App() {
           ) : route.page === "portfolio" ? (
             <PortfolioPage />
           ) : route.page === "settings" ? (
-            <SettingsPage />
+            <Suspense fallback={<p className="page-message muted">{t("loading")}</p>}>
+              <SettingsPage />
+            </Suspense>
           ) : route.page === "memory" ? (
             <MemoryPanel />
           ) : (

@@ -1,6 +1,7 @@
 /**
  * `/settings`: who you are and how the server identifies you; the API token this browser sends
- * (`AUTH_MODE=token`); your API tokens (a new one is shown once) and your share links, each revocable.
+ * (`AUTH_MODE=token`); your API tokens (a new one is shown once) and your share links, each revocable;
+ * then the agent: usage and cost, skills and scenario hints.
  */
 import type { ApiTokenSummary, CreatedApiToken, Me } from "@contracts/identity";
 import type { ShareSummary } from "@contracts/share";
@@ -9,6 +10,9 @@ import { accountApi, ApiError, errorMessage } from "../lib/api-client";
 import { authToken, setAuthToken } from "../lib/auth-token";
 import { useIdT } from "../lib/identity-strings";
 import { chatPath, navigate } from "../lib/router";
+import { HintsManager } from "../components/hints-manager";
+import { SkillsManager } from "../components/skills-manager";
+import { UsageSummary } from "../components/usage-summary";
 import "../identity.css";
 
 /** The settings page. */
@@ -225,6 +229,9 @@ export function SettingsPage() {
           )}
         </section>
       )}
+      {me && <UsageSummary />}
+      {me && <SkillsManager />}
+      {me && <HintsManager />}
     </div>
   );
 }
