@@ -68,7 +68,14 @@ describe("applyChunk", () => {
       ],
     ]);
     expect(done.status).toBe("done");
-    expect(done.usage).toEqual({ inputTokens: 9, outputTokens: 3, reasoningTokens: 1, cachedInputTokens: 0 });
+    expect(done.usage).toEqual({
+      inputTokens: 9,
+      outputTokens: 3,
+      reasoningTokens: 1,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0,
+    });
     expect(run([[0, { type: "finish", finishReason: "other" }]]).status).toBe("rounds_exceeded");
   });
 
@@ -76,7 +83,14 @@ describe("applyChunk", () => {
     const s = run([
       [0, { type: "data-usage", data: { round: 2, inputTokens: 1, total: { inputTokens: 40, outputTokens: 7 } } }],
     ]);
-    expect(s.usage).toEqual({ inputTokens: 40, outputTokens: 7, reasoningTokens: 0, cachedInputTokens: 0 });
+    expect(s.usage).toEqual({
+      inputTokens: 40,
+      outputTokens: 7,
+      reasoningTokens: 0,
+      cachedInputTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0,
+    });
   });
 
   it("times tool calls seen live and leaves replayed ones untimed", () => {
