@@ -8,7 +8,8 @@
 import type { UIMessageChunk } from "ai";
 import type { PipelineStep } from "./profiles/definitions";
 import { runNested } from "./nested";
-import { addUsage, ZERO_USAGE, type TurnDeps, type TurnRequest, type TurnResult } from "./run-turn";
+import type { TurnDeps, TurnRequest, TurnResult } from "./run-turn";
+import { addUsage, ZERO_USAGE } from "./usage";
 import type { RoundUsage } from "./stream-round";
 import { lastUserText } from "./transcript";
 

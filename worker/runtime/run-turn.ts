@@ -11,23 +11,17 @@ import type { BoundTool } from "../tools/bind";
 import type { ToolDeps } from "../tools/deps";
 import { diagnose, type Lang, type ModelFailure } from "./errors";
 import type { ModelChain, NamedModel } from "./model";
-import {
-  RoundAborted,
-  RoundFailure,
-  streamRound,
-  toolSchemas,
-  type RoundResult,
-  type RoundUsage,
-} from "./stream-round";
+import { RoundFailure, toolSchemas, type RoundResult, type RoundUsage } from "./stream-round";
 import { executeCalls, type ApprovalGate, type PendingCall, type ToolOutcome } from "./tool-executor";
-import { compactIfNeeded, viewOf, type Transcript } from "./context/compaction";
+import { callModel } from "./model-call";
+import type { Transcript } from "./context/compaction";
+import { prepareView } from "./context/prepare-view";
 import { inferContextWindow } from "./context/model-metadata";
-import { fitToBudget, shrinkStaleResults } from "./context/shrink";
 import { extractiveSummarizer, modelSummarizer } from "./context/summarize";
-import { requestTokens } from "./context/tokens";
 import { outputKeysOf } from "./output-keys";
 import { createSubagentRunner } from "./subagents";
-import { canonicalArgs, detectDoomLoop, DOOM_LOOP_WINDOW, type SeenCall } from "./guards/doom-loop";
+import type { SeenCall } from "./guards/doom-loop";
+import { screenDoomLoops } from "./guards/doom-loop-gate";
 import {
   correctiveMessage,
   expectationFor,
@@ -35,14 +29,13 @@ import {
   MAX_GUARD_RETRIES,
   unverifiedWarning,
 } from "./guards/loop-guard";
-import { lastUserText, recentTexts, toFlushMessage, toolResultMessage, withMemories } from "./transcript";
-import { traceResult, type TraceEvent } from "./trace";
+import { lastUserText, recentTexts, toFlushMessage, toolResultMessage } from "./transcript";
+import { traceOutcome, type TraceEvent } from "./trace";
+import { startTurnBudget } from "./turn-budget";
+import { addUsage, costOf, ZERO_USAGE, type ModelPrice } from "./usage";
 import type { MemoryFlush } from "../ports/memory-flush";
 import type { MemoryRecall } from "../ports/memory-recall";
 import type { SpillStore } from "../ports/spill-store";
-
-/** Tokens kept free for the model's answer when fitting an oversized view. */
-const OUTPUT_RESERVE_TOKENS = 4_096;
 
 /** Seed 000: at most 15 tool rounds per turn. */
 export const MAX_TOOL_ROUNDS = 15;
@@ -141,55 +134,6 @@ const ROUNDS_EXCEEDED: Record<Lang, string> = {
   en: "(Tool-call rounds exceeded; the agent stopped.)",
 };
 
-class TurnTimeout extends Error {
-  constructor(ms: number) {
-    super(`turn exceeded ${ms} ms`);
-    this.name = "TurnTimeout";
-  }
-}
-
-/** No usage yet. */
-export const ZERO_USAGE: RoundUsage = {
-  inputTokens: 0,
-  outputTokens: 0,
-  reasoningTokens: 0,
-  cachedInputTokens: 0,
-  cacheWriteTokens: 0,
-  costUsd: 0,
-};
-
-/** Adds two usages. */
-export function addUsage(a: RoundUsage, b: RoundUsage): RoundUsage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
-    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
-    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-    costUsd: a.costUsd + b.costUsd,
-  };
-}
-
-/** Per-million-token prices of a model (USD). */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-}
-
-/** The cost of a round's usage: uncached input, cache reads and writes, output (reasoning included). */
-export function costOf(u: RoundUsage, price: ModelPrice | undefined): number {
-  if (!price) return 0;
-  const uncached = Math.max(0, u.inputTokens - u.cachedInputTokens - u.cacheWriteTokens);
-  const micro =
-    uncached * price.input +
-    u.cachedInputTokens * (price.cacheRead ?? price.input) +
-    u.cacheWriteTokens * (price.cacheWrite ?? price.input) +
-    u.outputTokens * price.output;
-  return micro / 1_000_000;
-}
-
 function assistantMessage(round: RoundResult): ModelMessage {
   const content: Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string> = [];
   if (round.reasoning) content.push({ type: "reasoning", text: round.reasoning });
@@ -203,35 +147,9 @@ function assistantMessage(round: RoundResult): ModelMessage {
 export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnResult> {
   const limits: TurnLimits = { ...DEFAULT_LIMITS, ...req.limits };
   const started = deps.now();
-  // The turn budget counts working time only: it stops while a person decides on an approval
-  // (and a pending timer would also keep the Durable Object from idling while it waits).
-  const timeout = new AbortController();
-  let budgetLeft = limits.turnMs;
-  let budgetFrom = deps.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const armBudget = () => {
-    budgetFrom = deps.now();
-    timer = setTimeout(() => timeout.abort(new TurnTimeout(limits.turnMs)), Math.max(0, budgetLeft));
-  };
-  const stopBudget = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    budgetLeft -= deps.now() - budgetFrom;
-  };
-  armBudget();
-  const signal = AbortSignal.any([req.signal, timeout.signal]);
-  const gate: ApprovalGate = {
-    isAlwaysAllowed: (name) => deps.gate.isAlwaysAllowed(name),
-    decided: (id) => deps.gate.decided(id),
-    request: async (call) => {
-      stopBudget();
-      try {
-        return await deps.gate.request(call);
-      } finally {
-        armBudget();
-      }
-    },
-  };
+  const budget = startTurnBudget(limits.turnMs, deps.now);
+  const signal = AbortSignal.any([req.signal, budget.signal]);
+  const gate = budget.pausing(deps.gate);
   const tools = new Map(deps.tools.map((t) => [t.spec.name, t]));
   const schemas: ToolSet = toolSchemas(deps.tools);
   let transcript: Transcript = {
@@ -314,31 +232,9 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     : expectationFor(userText, recentTexts(req.history), new Set(tools.keys()));
   let guardRetries = 0;
 
-  /** Splits a round's calls at the first doom-looping one: that call and the rest get errors. */
-  const doomLoopErrors = (calls: PendingCall[]): { run: PendingCall[]; refused: ToolOutcome[] } => {
-    for (let i = 0; i < calls.length; i++) {
-      const call = calls[i] as PendingCall;
-      const verdict = detectDoomLoop(seen, { toolName: call.toolName, args: canonicalArgs(call.input) });
-      if (verdict.tripped) {
-        emit({
-          type: "data-guard",
-          data: { kind: "doom_loop", tool: call.toolName, how: verdict.how, count: verdict.count },
-        });
-        const refused = calls.slice(i).map((c): ToolOutcome => {
-          const message = `doom loop: ${c.toolName} was called with the same arguments ${verdict.count} times in the last ${DOOM_LOOP_WINDOW} calls; the batch was stopped. Change the approach or answer with what you have.`;
-          emit({ type: "tool-output-error", toolCallId: c.toolCallId, errorText: `doom_loop: ${message}` });
-          return { toolCallId: c.toolCallId, toolName: c.toolName, kind: "error", code: "doom_loop", message };
-        });
-        return { run: calls.slice(0, i), refused };
-      }
-      seen.push({ toolName: call.toolName, args: canonicalArgs(call.input) });
-    }
-    return { run: calls, refused: [] };
-  };
-
   const runTools = async (requested: PendingCall[], done: ToolOutcome[] = [], order?: string[]) => {
     for (const c of requested) called.add(c.toolName);
-    const { run: calls, refused } = doomLoopErrors(requested);
+    const { run: calls, refused } = screenDoomLoops(requested, seen, emit);
     const fresh: ToolOutcome[] = await executeCalls(
       calls,
       {
@@ -354,23 +250,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       },
       signal,
     );
-    for (const o of [...fresh, ...refused]) {
-      deps.trace?.({
-        type: "tool_result",
-        round: rounds,
-        tool: o.toolName,
-        args: o.input ?? requested.find((c) => c.toolCallId === o.toolCallId)?.input ?? null,
-        result: traceResult(
-          o.kind === "ok"
-            ? o.output
-            : o.kind === "error"
-              ? { error: { code: o.code, message: o.message } }
-              : { denied: o.reason },
-        ),
-        ms: o.ms ?? 0,
-        status: o.kind === "ok" ? "ok" : o.kind === "error" ? "error" : "denied",
-      });
-    }
+    for (const o of [...fresh, ...refused]) deps.trace?.(traceOutcome(o, rounds));
     const all = [...done, ...fresh, ...refused];
     const sequence = order ?? requested.map((c) => c.toolCallId);
     all.sort((a, b) => sequence.indexOf(a.toolCallId) - sequence.indexOf(b.toolCallId));
@@ -450,7 +330,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       return { status: "cancelled", rounds, usage, modelId: active.id };
     }
     const failure: ModelFailure | undefined = error instanceof RoundFailure ? error.failure : undefined;
-    const text = timeout.signal.aborted
+    const text = budget.signal.aborted
       ? req.lang === "zh"
         ? `本轮超过 ${Math.round(limits.turnMs / 1000)} 秒上限，已停止。`
         : `The turn exceeded its ${Math.round(limits.turnMs / 1000)} s limit and was stopped.`
@@ -469,16 +349,16 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     deps.trace?.({ type: "error", message: failure ? `${failure.kind}: ${failure.detail}` : text });
     return finish("error", "error", text);
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    budget.dispose();
   }
 
-  /** Compaction and view shaping before a model call (seed 000 §4). */
-  async function prepareView(round: number): Promise<ModelMessage[]> {
-    const window = inferContextWindow(active.id, limits.contextWindow);
-    const outcome = await compactIfNeeded(transcript, {
+  async function modelRound(round: number): Promise<RoundResult> {
+    const prepared = await prepareView({
+      transcript,
+      round,
       system: req.system,
       tools: schemas,
-      window,
+      window: inferContextWindow(active.id, limits.contextWindow),
       lang: req.lang,
       summarize: deps.models.offline ? extractiveSummarizer : modelSummarizer(active.model, signal),
       beforeSummary: (head) =>
@@ -487,76 +367,31 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
           userId: req.userId,
           head: head.map(toFlushMessage),
         }),
+      memory: { question: turnQuestion, block: memoryBlock },
+      keysOf,
+      signal,
+      emit,
+      onCompaction: deps.onCompaction,
+      trace: deps.trace,
+      log: deps.log,
     });
-    if (outcome.kind === "compacted") {
-      transcript = outcome.transcript;
-      deps.onCompaction({ summary: outcome.transcript.summary ?? "", coveredCount: outcome.transcript.coveredCount });
-      const { transcript: _, kind: __, ...figures } = outcome;
-      emit({ type: "data-compaction", data: { round, window, ...figures } });
-      deps.trace?.({ type: "compaction", round, detail: { window, ...figures } });
-    } else if (outcome.kind === "failed") {
-      if (signal.aborted) throw signal.reason;
-      deps.log.warn("compaction_failed", { reason: outcome.reason });
-      emit({
-        type: "data-compaction",
-        data: { round, window, failed: true, reason: outcome.reason, tokensBefore: outcome.tokensBefore },
-      });
-    }
-    const base = viewOf(transcript, req.lang).map((m) =>
-      m === turnQuestion && memoryBlock ? withMemories(m, memoryBlock) : m,
-    );
-    const view = round > 1 ? shrinkStaleResults(base, keysOf) : base;
-    const budget = window - requestTokens(req.system, schemas, []) - OUTPUT_RESERVE_TOKENS;
-    const fitted = fitToBudget(view, budget);
-    if (fitted.cut > 0) emit({ type: "data-compaction", data: { round, window, truncatedMessages: fitted.cut } });
-    return fitted.messages;
-  }
-
-  async function modelRound(round: number): Promise<RoundResult> {
-    const messages = await prepareView(round);
-    for (let attempt = 1; ; attempt++) {
-      emit({ type: "data-model-start", data: { round, attempt, model: active.id } });
-      try {
-        return await streamRound({
-          model: active.model,
-          system: req.system,
-          messages,
-          tools: schemas,
-          signal,
-          idleMs: limits.chunkIdleMs,
-          idPrefix: `r${round}a${attempt}-`,
-          emit,
-          log: deps.log,
-        });
-      } catch (error) {
-        if (error instanceof RoundAborted || !(error instanceof RoundFailure)) throw error;
-        const { failure, outputStarted } = error;
-        if (outputStarted || !failure.retriable) throw error;
-        const fallback = deps.models.fallback;
-        if (fallback && active !== fallback) {
-          emit({
-            type: "data-retry",
-            data: { round, reason: failure.kind, status: failure.status ?? null, from: active.id, to: fallback.id },
-          });
-          deps.log.warn("model_fallback", { from: active.id, to: fallback.id, kind: failure.kind });
-          active = fallback;
-          continue;
-        }
-        if (attempt > limits.maxModelRetries) throw error;
-        const delay = Math.min(failure.retryAfterMs ?? 500 * 2 ** (attempt - 1), 10_000);
-        emit({
-          type: "data-retry",
-          data: {
-            round,
-            reason: failure.kind,
-            status: failure.status ?? null,
-            from: active.id,
-            to: active.id,
-            delayMs: delay,
-          },
-        });
-        await deps.sleep(delay, signal);
-      }
-    }
+    transcript = prepared.transcript;
+    const messages = prepared.messages;
+    const called = await callModel({
+      models: deps.models,
+      active,
+      round,
+      system: req.system,
+      messages,
+      tools: schemas,
+      signal,
+      idleMs: limits.chunkIdleMs,
+      maxRetries: limits.maxModelRetries,
+      emit,
+      log: deps.log,
+      sleep: deps.sleep,
+    });
+    active = called.active;
+    return called.result;
   }
 }

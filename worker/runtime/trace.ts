@@ -3,6 +3,7 @@
  * arguments, results, durations and statuses, compactions, the final answer with tokens and time,
  * and errors. The session writes it as JSONL to R2, redacted.
  */
+import type { ToolOutcome } from "./tool-executor";
 
 /** One trace line. */
 export type TraceEvent =
@@ -31,4 +32,23 @@ export function traceResult(value: unknown): unknown {
   return text.length <= TRACE_RESULT_CHARS
     ? value
     : { cut: true, chars: text.length, head: text.slice(0, TRACE_RESULT_CHARS) };
+}
+
+/** The trace line of one tool outcome. */
+export function traceOutcome(o: ToolOutcome, round: number): TraceEvent {
+  return {
+    type: "tool_result",
+    round,
+    tool: o.toolName,
+    args: o.input ?? null,
+    result: traceResult(
+      o.kind === "ok"
+        ? o.output
+        : o.kind === "error"
+          ? { error: { code: o.code, message: o.message } }
+          : { denied: o.reason },
+    ),
+    ms: o.ms ?? 0,
+    status: o.kind === "ok" ? "ok" : o.kind === "error" ? "error" : "denied",
+  };
 }
