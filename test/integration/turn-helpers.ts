@@ -116,3 +116,14 @@ export async function readSession(id: string): Promise<{
 }> {
   return (await (await call(`/api/sessions/${id}`)).json()) as never;
 }
+
+/** Reads the rest of an open stream as text. */
+export async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return text + decoder.decode();
+    text += decoder.decode(value, { stream: true });
+  }
+}

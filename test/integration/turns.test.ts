@@ -16,6 +16,7 @@ import {
   parseFrames,
   postJson,
   readSession,
+  readRest,
   readUntil,
   script,
   sendAndRead,
@@ -128,13 +129,7 @@ describe("resuming the stream", () => {
     const from = (firstFrames.at(-1)?.id ?? 0) + 1;
     const joined = await call(`/api/sessions/${id}/stream?from=${from}`);
     // The first client finishes reading.
-    let rest = "";
-    const decoder = new TextDecoder();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      rest += decoder.decode(value, { stream: true });
-    }
+    const rest = await readRest(reader);
     const liveFrames = [...firstFrames, ...parseFrames(rest)];
     const joinedFrames = parseFrames(await joined.text());
     expect(joinedFrames.map((f) => f.id)).toEqual(
@@ -212,13 +207,7 @@ describe("cancel", () => {
     const started = Date.now();
     const cancel = await call(`/api/sessions/${id}/cancel`, { method: "POST" });
     expect(await cancel.json()).toEqual({ cancelled: true });
-    let rest = "";
-    const decoder = new TextDecoder();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      rest += decoder.decode(value, { stream: true });
-    }
+    const rest = await readRest(reader);
     expect(Date.now() - started).toBeLessThan(3000);
     const chunks = chunksOf([...frames, ...parseFrames(rest)]);
     expect(chunks.at(-1)).toEqual({ type: "abort", reason: "cancelled" });

@@ -4,7 +4,7 @@
  * shrinking and oversized messages.
  */
 import type { ModelMessage } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { selectTailStart, viewOf } from "../../../worker/runtime/context/compaction";
 import {
   compactionReserve,
@@ -13,25 +13,18 @@ import {
 } from "../../../worker/runtime/context/model-metadata";
 import { shrinkStaleResults, summarizeOutput } from "../../../worker/runtime/context/shrink";
 import { messageTokens, requestTokens } from "../../../worker/runtime/context/tokens";
-import { createModels } from "../../../worker/runtime/model";
 import { outputKeysOf } from "../../../worker/runtime/output-keys";
 import { toolSchemas } from "../../../worker/runtime/stream-round";
 import { TOOLS } from "../../../worker/tools/registry";
 import { runHarnessTurn } from "../../support/runtime-harness";
-import { estimatePromptTokens, startScriptedModel, type ScriptedModel } from "../../support/scripted-model/server";
+import { estimatePromptTokens } from "../../support/scripted-model/server";
+import { useScriptedModel } from "../../support/scripted-model/fixture";
 
 const wasCompacted = (summary: { text: string } | undefined): boolean =>
   summary !== undefined && summary.text.length > 0;
 
-let server: ScriptedModel;
-beforeAll(async () => {
-  server = await startScriptedModel();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
-const models = () => createModels({ baseURL: server.url, apiKey: undefined, model: "deepseek-chat" }, undefined);
+const scripted = useScriptedModel("deepseek-chat");
+const models = () => scripted.models();
 
 const user = (text: string): ModelMessage => ({ role: "user", content: text });
 const assistantText = (text: string): ModelMessage => ({ role: "assistant", content: [{ type: "text", text }] });
@@ -70,7 +63,7 @@ describe("model metadata", () => {
 describe("token estimate", () => {
   it("is within 15% of what the scripted model counts for the same request (system, tools, CJK text, tool results)", async () => {
     const key = "[tok-1]";
-    server.push([{ toolCalls: [{ name: "get_time", arguments: { market: "cn" } }] }, { text: "好的" }], key);
+    scripted.server().push([{ toolCalls: [{ name: "get_time", arguments: { market: "cn" } }] }, { text: "好的" }], key);
     const history = [
       user("请用威科夫方法分析 600519 贵州茅台的吸筹阶段，重点看成交量。"),
       assistantText("好的，我先看看市场时钟。"),
@@ -80,7 +73,7 @@ describe("token estimate", () => {
       text: `现在几点？ ${key} ${"最近的交易区间和弹簧测试。".repeat(30)}`,
       history,
     });
-    const second = server.requests(key)[1];
+    const second = scripted.server().requests(key)[1];
     const reported =
       run.chunks
         .filter((c) => c.type === "data-usage")
@@ -147,8 +140,8 @@ describe("tail selection", () => {
 describe("compaction in the loop", () => {
   it("summarises the head when the estimate passes window − reserve, flushing memory first", async () => {
     const key = "[cmp-1]";
-    server.push([{ text: "摘要：用户在研究 600519 的吸筹阶段，偏好看成交量。" }], "[compaction]");
-    server.push([{ text: "继续分析。" }], key);
+    scripted.server().push([{ text: "摘要：用户在研究 600519 的吸筹阶段，偏好看成交量。" }], "[compaction]");
+    scripted.server().push([{ text: "继续分析。" }], key);
     const history: ModelMessage[] = [];
     for (let i = 0; i < 60; i++)
       history.push(
@@ -170,15 +163,15 @@ describe("compaction in the loop", () => {
     expect(run.compactions).toHaveLength(1);
     expect(run.compactions[0]?.summary.length).toBeLessThanOrEqual(500);
     expect(run.flushed[0]).toBe(run.compactions[0]?.coveredCount);
-    const sent = server.requests(key)[0]?.body?.messages ?? [];
+    const sent = scripted.server().requests(key)[0]?.body?.messages ?? [];
     expect(sent[1]?.content).toContain("[对话摘要]");
     expect(JSON.stringify(sent)).not.toContain("第 0 个问题");
   });
 
   it("keeps running on the uncompacted view when the summary request fails, and says so", async () => {
     const key = "[cmp-2]";
-    server.push([{ status: 400, body: { error: { message: "bad" } } }], "[compaction]");
-    server.push([{ text: "still answering" }], key);
+    scripted.server().push([{ status: 400, body: { error: { message: "bad" } } }], "[compaction]");
+    scripted.server().push([{ text: "still answering" }], key);
     const history: ModelMessage[] = [];
     for (let i = 0; i < 40; i++)
       history.push(
@@ -198,7 +191,7 @@ describe("compaction in the loop", () => {
 
   it("cuts a single message larger than the whole window instead of sending a request the provider must reject", async () => {
     const key = "[huge-1]";
-    server.push([{ text: "ok" }], key);
+    scripted.server().push([{ text: "ok" }], key);
     const run = await runHarnessTurn({
       models: models(),
       text: `${key} ${"巨大的输入".repeat(10_000)}`,
@@ -206,7 +199,7 @@ describe("compaction in the loop", () => {
     });
     expect(run.result.status).toBe("done");
     expect(run.chunks.find((c) => c.type === "data-compaction")).toMatchObject({ data: { truncatedMessages: 1 } });
-    const sent = server.requests(key)[0];
+    const sent = scripted.server().requests(key)[0];
     expect(JSON.stringify(sent?.body?.messages)).toContain("characters cut to fit");
   });
 
@@ -214,7 +207,7 @@ describe("compaction in the loop", () => {
     const key = "[long-1]";
     const window = 16_000;
     const clockOnly = TOOLS.filter((t) => t.spec.name === "get_time");
-    server.push(
+    scripted.server().push(
       Array.from({ length: 40 }, () => ({ text: "摘要：一直在查询上海和纽约的市场时钟。" })),
       "[compaction]",
     );
@@ -222,7 +215,7 @@ describe("compaction in the loop", () => {
     let summary: { text: string; coveredCount: number } | undefined;
     let rounds = 0;
     for (let turn = 0; turn < 26; turn++) {
-      server.push(
+      scripted.server().push(
         [
           ...Array.from({ length: 7 }, () => ({
             toolCalls: [{ name: "get_time", arguments: { market: turn % 2 ? "us" : "cn" } }],
@@ -250,7 +243,7 @@ describe("compaction in the loop", () => {
       } else history = all;
     }
     expect(rounds).toBeGreaterThanOrEqual(200);
-    const requests = server.requests(key);
+    const requests = scripted.server().requests(key);
     expect(requests).toHaveLength(rounds);
     // What the provider counted for every request stayed inside the window.
     for (const r of requests) expect(estimatePromptTokens(r.body ?? { messages: [] })).toBeLessThan(window);

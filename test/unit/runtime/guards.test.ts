@@ -1,27 +1,19 @@
 /** Guards and spills through the loop: doom-loop stops, the loop guard's corrective retries, R2-style spills. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ok } from "../../../worker/lib/result";
 import { SPILL_THRESHOLD } from "../../../worker/runtime/context/spill";
 import { detectDoomLoop, jaccard3 } from "../../../worker/runtime/guards/doom-loop";
 import { expectationFor, isPlanOnly } from "../../../worker/runtime/guards/loop-guard";
-import { createModels } from "../../../worker/runtime/model";
 import type { SpillStore } from "../../../worker/ports/spill-store";
 import { bindTool } from "../../../worker/tools/bind";
 import { TOOLS } from "../../../worker/tools/registry";
 import { defineToolSpec } from "../../../worker/tools/specs/define";
 import { runHarnessTurn } from "../../support/runtime-harness";
-import { startScriptedModel, type ScriptedModel } from "../../support/scripted-model/server";
+import { useScriptedModel } from "../../support/scripted-model/fixture";
 
-let server: ScriptedModel;
-beforeAll(async () => {
-  server = await startScriptedModel();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
-const models = () => createModels({ baseURL: server.url, apiKey: undefined, model: "scripted" }, undefined);
+const scripted = useScriptedModel("scripted");
+const models = () => scripted.models();
 
 describe("doom-loop detection", () => {
   it("trips on the third identical call within six, and on near-identical long arguments", () => {
@@ -43,14 +35,16 @@ describe("doom-loop detection", () => {
   it("stops the batch with a tool error the model reads, and the turn goes on", async () => {
     const key = "[doom-1]";
     const same = { name: "get_time", arguments: { market: "cn" } };
-    server.push(
-      [
-        { toolCalls: [same, same] },
-        { toolCalls: [same, { name: "check_background_tasks", arguments: {} }] },
-        { text: "I will stop asking." },
-      ],
-      key,
-    );
+    scripted
+      .server()
+      .push(
+        [
+          { toolCalls: [same, same] },
+          { toolCalls: [same, { name: "check_background_tasks", arguments: {} }] },
+          { text: "I will stop asking." },
+        ],
+        key,
+      );
     const run = await runHarnessTurn({ models: models(), text: `clock ${key}` });
     expect(run.result.status).toBe("done");
     expect(run.chunks.find((c) => c.type === "data-guard")).toMatchObject({
@@ -90,23 +84,27 @@ describe("loop guard", () => {
       ...TOOLS.filter((t) => t.spec.name !== "analyze_stock"),
       bindTool(analyze, async (input) => ok({ code: input.code, phase: "ACC_B" })),
     ];
-    server.push(
-      [
-        { text: "我将先分析一下。" },
-        { toolCalls: [{ name: "analyze_stock", arguments: { code: "600519" } }] },
-        { text: "600519 处于 ACC_B。" },
-      ],
-      key,
-    );
+    scripted
+      .server()
+      .push(
+        [
+          { text: "我将先分析一下。" },
+          { toolCalls: [{ name: "analyze_stock", arguments: { code: "600519" } }] },
+          { text: "600519 处于 ACC_B。" },
+        ],
+        key,
+      );
     const run = await runHarnessTurn({ models: models(), text: `分析一下 600519 ${key}`, tools });
     expect(run.chunks.find((c) => c.type === "data-retry")).toMatchObject({
       data: { reason: "loop_guard", tool: "analyze_stock", attempt: 1, planOnly: true },
     });
-    const second = server.requests(key)[1]?.body?.messages.at(-1);
+    const second = scripted.server().requests(key)[1]?.body?.messages.at(-1);
     expect(String(second?.content)).toContain("你只给出了计划");
     expect(run.chunks.some((c) => c.type === "data-guard")).toBe(false);
 
-    server.push([{ text: "凭印象，它在上涨。" }, { text: "还是上涨。" }, { text: "真的在上涨。" }], "[guard-2]");
+    scripted
+      .server()
+      .push([{ text: "凭印象，它在上涨。" }, { text: "还是上涨。" }, { text: "真的在上涨。" }], "[guard-2]");
     const stubborn = await runHarnessTurn({ models: models(), text: `分析一下 600519 [guard-2]`, tools });
     expect(stubborn.chunks.filter((c) => c.type === "data-retry")).toHaveLength(2);
     expect(stubborn.chunks.find((c) => c.type === "data-guard")).toMatchObject({
@@ -134,7 +132,7 @@ describe("spills", () => {
       annotations: { readOnly: true, concurrencySafe: true, requiresApproval: false, background: false },
     });
     const rows = Array.from({ length: 50_000 }, (_, i) => `row ${i} ${"x".repeat(90)}`);
-    server.push([{ toolCalls: [{ name: "dump_bars", arguments: {} }] }, { text: "done" }], key);
+    scripted.server().push([{ toolCalls: [{ name: "dump_bars", arguments: {} }] }, { text: "done" }], key);
     const run = await runHarnessTurn({
       models: models(),
       text: `dump ${key}`,
@@ -151,32 +149,32 @@ describe("spills", () => {
     expect((output.preview as string).length).toBe(2_000);
     expect(JSON.stringify(output).length).toBeLessThan(SPILL_THRESHOLD / 10);
     expect(store.get(output.ref as string)?.length).toBeGreaterThan(5_000_000);
-    const sent = JSON.stringify(server.requests(key)[1]?.body?.messages);
+    const sent = JSON.stringify(scripted.server().requests(key)[1]?.body?.messages);
     expect(sent.length).toBeLessThan(20_000);
   });
 });
 
 describe("memory recall", () => {
   it("wraps this turn's question with recalled memories in the view only, and survives a failing recall", async () => {
-    server.push([{ text: "noted" }], "[mem-1]");
+    scripted.server().push([{ text: "noted" }], "[mem-1]");
     const run = await runHarnessTurn({
       models: models(),
       text: "what do I prefer? [mem-1]",
       memory: { recall: async () => ({ block: "- [偏好] 只做主板，不追高", ids: ["mem_1"] }) },
     });
     expect(run.result.status).toBe("done");
-    const sent = server.requests("[mem-1]")[0]?.body?.messages.at(-1)?.content;
+    const sent = scripted.server().requests("[mem-1]")[0]?.body?.messages.at(-1)?.content;
     expect(String(sent)).toBe(
       "<relevant-memories>\n- [偏好] 只做主板，不追高\n</relevant-memories>\n<current-user-message>\nwhat do I prefer? [mem-1]\n</current-user-message>",
     );
-    server.push([{ text: "ok" }], "[mem-2]");
+    scripted.server().push([{ text: "ok" }], "[mem-2]");
     const failing = await runHarnessTurn({
       models: models(),
       text: "hi [mem-2]",
       memory: { recall: async () => Promise.reject(new Error("D1 down")) },
     });
     expect(failing.result.status).toBe("done");
-    expect(String(server.requests("[mem-2]")[0]?.body?.messages.at(-1)?.content)).toBe("hi [mem-2]");
+    expect(String(scripted.server().requests("[mem-2]")[0]?.body?.messages.at(-1)?.content)).toBe("hi [mem-2]");
   });
 });
 
@@ -191,10 +189,18 @@ describe("tool results that are not JSON", () => {
       output: z.object({ n: z.unknown() }),
       annotations: { readOnly: true, concurrencySafe: true, requiresApproval: false, background: false },
     });
-    server.push([{ toolCalls: [{ name: "weird_tool", arguments: {} }] }, { text: "that tool is broken" }], key);
-    const run = await runHarnessTurn({ models: models(), text: `go ${key}`, tools: [bindTool(weird, async () => ok({ n: 10n }) as never)] });
+    scripted
+      .server()
+      .push([{ toolCalls: [{ name: "weird_tool", arguments: {} }] }, { text: "that tool is broken" }], key);
+    const run = await runHarnessTurn({
+      models: models(),
+      text: `go ${key}`,
+      tools: [bindTool(weird, async () => ok({ n: 10n }) as never)],
+    });
     expect(run.result.status).toBe("done");
-    expect((run.chunks.find((c) => c.type === "tool-output-error") as { errorText: string }).errorText).toMatch(/^internal: weird_tool failed/);
+    expect((run.chunks.find((c) => c.type === "tool-output-error") as { errorText: string }).errorText).toMatch(
+      /^internal: weird_tool failed/,
+    );
     expect(JSON.stringify(run.appended.find((m) => m.role === "tool"))).toContain("internal");
   });
 });
