@@ -12,7 +12,7 @@ import { replayBacktest } from "../worker/engine/backtest/replay";
 import { resolveParams } from "../worker/engine/params";
 import { reduceFunnel } from "../worker/engine/screen/reduce-funnel";
 import { createRng, gauss, type Rng, uniform } from "../worker/engine/sim/rng";
-import { decodeBarColumns, encodeBarChunks } from "../worker/market/parse/bar-chunks";
+import { decodeBarColumnsMany, encodeBarChunks } from "../worker/market/parse/bar-chunks";
 import type { CachedColumns } from "../worker/ports/market-data";
 import { record } from "./support/record";
 
@@ -68,12 +68,19 @@ function cpuMs(start: NodeJS.CpuUsage): number {
 
 describe("background benchmarks", () => {
   it("screening funnel over 5,300 symbols × 320 cached bars", async () => {
-    const u = universe(320);
     // The D1 cache's row format: yearly columnar JSON chunks, decoded per read (as D1MarketCache does).
-    const chunks = new Map(u.symbols.map((s, i) => [s.id, encodeBarChunks(u.bars[i] ?? []).map((c) => c.bars)]));
+    // Only the chunks stay alive (as in a Worker, which holds no bar objects besides what it decodes).
+    const { u, chunks } = (() => {
+      const full = universe(320);
+      const rows = new Map(full.symbols.map((s, i) => [s.id, encodeBarChunks(full.bars[i] ?? []).map((c) => c.bars)]));
+      return { u: { symbols: full.symbols, index: full.index }, chunks: rows };
+    })();
     const cache = {
       getColumnsMany: async (ids: readonly string[], lastBars?: number): Promise<CachedColumns[]> =>
-        ids.map((symbolId) => ({ symbolId, columns: decodeBarColumns(chunks.get(symbolId) ?? [], lastBars) })),
+        decodeBarColumnsMany(
+          ids.map((id) => chunks.get(id) ?? []),
+          lastBars,
+        ).map((columns, i) => ({ symbolId: ids[i] ?? "", columns })),
     };
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();

@@ -8,7 +8,7 @@ import type { Bar, Board } from "../contracts/analysis";
 import { resolveParams } from "../engine/params";
 import { alignBenchmark } from "../engine/relative-strength";
 import { symbolFeatures, type SymbolFeatures, type SymbolMeta } from "../engine/screen/symbol-features";
-import { buildSeriesFromColumns } from "../engine/series";
+import { buildSeriesFromColumns, seriesArenaSize } from "../engine/series";
 import type { MarketCache } from "../ports/market-data";
 import type { Universe } from "./universe";
 
@@ -61,12 +61,14 @@ export async function screenFeatures(
   );
   const byId = new Map(series.map((s) => [s.symbolId, s.columns]));
   const params = resolveParams();
+  // Each series is dropped once its features are out, so one arena serves the whole batch.
+  const arena = new Float64Array(seriesArenaSize(SCREEN_WINDOW));
   return symbols.map((sym) => {
     const meta: SymbolMeta = { id: sym.id, code: sym.id, name: sym.name, industry: sym.industry, board: sym.board };
     const columns = byId.get(sym.id);
     const n = columns?.close.length ?? 0;
     if (!columns || n < MIN_BARS) return skipped(meta, n === 0 ? "no cached bars" : `only ${n} cached bars`);
-    const s = buildSeriesFromColumns(columns, universe.engineMarket, params);
+    const s = buildSeriesFromColumns(columns, universe.engineMarket, params, arena);
     return symbolFeatures(
       s,
       s.n - 1,

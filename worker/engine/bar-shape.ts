@@ -5,16 +5,22 @@
 import { at, type NumSeries } from "./numeric";
 import { ratioToPriorMean } from "./volume";
 
-/** Spread ratio sr_t = (H−L)_t / mean((H−L) over the `n` prior bars). */
-export function spreadRatio(high: NumSeries, low: NumSeries, n = 20): Float64Array {
-  const spread = new Float64Array(high.length);
+/** Spread ratio sr_t = (H−L)_t / mean((H−L) over the `n` prior bars); `into` (and `scratch`) filled instead of new arrays. */
+export function spreadRatio(
+  high: NumSeries,
+  low: NumSeries,
+  n = 20,
+  into?: Float64Array,
+  scratch?: Float64Array,
+): Float64Array {
+  const spread = scratch ?? new Float64Array(high.length);
   for (let i = 0; i < high.length; i++) spread[i] = at(high, i) - at(low, i);
-  return ratioToPriorMean(spread, n);
+  return ratioToPriorMean(spread, n, into);
 }
 
-/** Close position (C−L)/(H−L); 0.5 for a bar with no range. */
-export function closePosition(high: NumSeries, low: NumSeries, close: NumSeries): Float64Array {
-  const out = new Float64Array(high.length);
+/** Close position (C−L)/(H−L); 0.5 for a bar with no range. `into` is filled instead of a new array. */
+export function closePosition(high: NumSeries, low: NumSeries, close: NumSeries, into?: Float64Array): Float64Array {
+  const out = into ?? new Float64Array(high.length);
   for (let i = 0; i < high.length; i++) {
     const r = at(high, i) - at(low, i);
     out[i] = r > 0 ? (at(close, i) - at(low, i)) / r : 0.5;
@@ -22,9 +28,10 @@ export function closePosition(high: NumSeries, low: NumSeries, close: NumSeries)
   return out;
 }
 
-/** 1-day change C_t/C_{t−1} − 1 (0 on the first bar). */
-export function pctChange(close: NumSeries): Float64Array {
-  const out = new Float64Array(close.length);
+/** 1-day change C_t/C_{t−1} − 1 (0 on the first bar); `into` is filled instead of a new array. */
+export function pctChange(close: NumSeries, into?: Float64Array): Float64Array {
+  const out = into ?? new Float64Array(close.length);
+  out[0] = 0;
   for (let i = 1; i < close.length; i++) out[i] = at(close, i) / at(close, i - 1) - 1;
   return out;
 }

@@ -27,9 +27,9 @@ export function rsiWilder(close: NumSeries, n = 14): Float64Array {
   return out;
 }
 
-/** k-bar return C_t / C_{t−k} − 1 (NaN for t < k). */
-export function returns(close: NumSeries, k: number): Float64Array {
-  const out = nanArray(close.length);
+/** k-bar return C_t / C_{t−k} − 1 (NaN for t < k); `into` is filled instead of a new array. */
+export function returns(close: NumSeries, k: number, into?: Float64Array): Float64Array {
+  const out = into ? into.fill(Number.NaN) : nanArray(close.length);
   for (let i = k; i < close.length; i++) out[i] = at(close, i) / at(close, i - k) - 1;
   return out;
 }

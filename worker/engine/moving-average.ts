@@ -4,9 +4,9 @@
  */
 import { at, nanArray, type NumSeries } from "./numeric";
 
-/** Simple moving average over `n` bars (rolling sum, O(length)). */
-export function sma(values: NumSeries, n: number): Float64Array {
-  const out = nanArray(values.length);
+/** Simple moving average over `n` bars (rolling sum, O(length)); `into` is filled instead of a new array. */
+export function sma(values: NumSeries, n: number, into?: Float64Array): Float64Array {
+  const out = into ? into.fill(Number.NaN) : nanArray(values.length);
   let sum = 0;
   for (let i = 0; i < values.length; i++) {
     sum += at(values, i);

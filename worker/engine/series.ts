@@ -61,9 +61,23 @@ export function lastColumns(c: BarColumns, n: number): BarColumns {
   };
 }
 
-/** Builds the series from columns (used as they are: the series keeps the OHLCV arrays). */
-export function buildSeriesFromColumns(c: BarColumns, market: Market, params: EngineParams): Series {
-  return derive(c.date, c.open, c.high, c.low, c.close, c.volume, market, params);
+/** Float64 slots a series of `n` bars derives (the size of a reusable `arena`). */
+export function seriesArenaSize(n: number): number {
+  return 11 * n;
+}
+
+/**
+ * Builds the series from columns (used as they are: the series keeps the OHLCV arrays). With an
+ * `arena` (≥ seriesArenaSize(n)) the derived columns are written there instead of a new buffer: a
+ * caller that drops each series before building the next reuses one arena for a whole batch.
+ */
+export function buildSeriesFromColumns(
+  c: BarColumns,
+  market: Market,
+  params: EngineParams,
+  arena?: Float64Array,
+): Series {
+  return derive(c.date, c.open, c.high, c.low, c.close, c.volume, market, params, arena);
 }
 
 /** Builds the series for `bars` (ascending, validated). */
@@ -97,9 +111,13 @@ function derive(
   volume: Float64Array,
   market: Market,
   params: EngineParams,
+  into?: Float64Array,
 ): Series {
   const n = close.length;
-  const tr = trueRange(high, low, close);
+  // One backing buffer for every derived column (11 views): far fewer allocations per series.
+  const arena = into && into.length >= seriesArenaSize(n) ? into : new Float64Array(seriesArenaSize(n));
+  const col = (k: number): Float64Array => arena.subarray(k * n, (k + 1) * n);
+  const tr = trueRange(high, low, close, col(0));
   const frozen = new Uint8Array(n);
   if (market === "CN") {
     for (let i = 1; i < n; i++) {
@@ -116,15 +134,15 @@ function derive(
     close,
     volume,
     tr,
-    atr: atrWilder(tr, 14),
-    vr: volumeRatio(volume, params.avgWindow),
-    sr: spreadRatio(high, low, params.avgWindow),
-    cp: closePosition(high, low, close),
-    pct: pctChange(close),
-    sma20: sma(close, 20),
-    sma50: sma(close, 50),
-    sma200: sma(close, 200),
-    ret60: returns(close, 60),
+    atr: atrWilder(tr, 14, col(1)),
+    vr: volumeRatio(volume, params.avgWindow, col(2)),
+    sr: spreadRatio(high, low, params.avgWindow, col(3), col(10)),
+    cp: closePosition(high, low, close, col(4)),
+    pct: pctChange(close, col(5)),
+    sma20: sma(close, 20, col(6)),
+    sma50: sma(close, 50, col(7)),
+    sma200: sma(close, 200, col(8)),
+    ret60: returns(close, 60, col(9)),
     frozen,
   };
 }

@@ -4,10 +4,10 @@
  */
 import { at, nanArray, type NumSeries } from "./numeric";
 
-/** True range: max(H−L, |H−C₋₁|, |L−C₋₁|); the first bar is H−L. */
-export function trueRange(high: NumSeries, low: NumSeries, close: NumSeries): Float64Array {
+/** True range: max(H−L, |H−C₋₁|, |L−C₋₁|); the first bar is H−L. `into` is filled instead of a new array. */
+export function trueRange(high: NumSeries, low: NumSeries, close: NumSeries, into?: Float64Array): Float64Array {
   const n = high.length;
-  const out = new Float64Array(n);
+  const out = into ?? new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const h = at(high, i);
     const l = at(low, i);
@@ -21,9 +21,9 @@ export function trueRange(high: NumSeries, low: NumSeries, close: NumSeries): Fl
   return out;
 }
 
-/** Wilder ATR over `n` bars; first value at index n−1. */
-export function atrWilder(tr: NumSeries, n = 14): Float64Array {
-  const out = nanArray(tr.length);
+/** Wilder ATR over `n` bars; first value at index n−1. `into` is filled instead of a new array. */
+export function atrWilder(tr: NumSeries, n = 14, into?: Float64Array): Float64Array {
+  const out = into ? into.fill(Number.NaN) : nanArray(tr.length);
   if (tr.length < n) return out;
   let prev = 0;
   for (let i = 0; i < n; i++) prev += at(tr, i);

@@ -14,9 +14,9 @@ export function obv(close: NumSeries, volume: NumSeries): Float64Array {
   return out;
 }
 
-/** Ratio of each value to the mean of the `n` values before it (NaN for t < n or a zero mean). */
-export function ratioToPriorMean(values: NumSeries, n: number): Float64Array {
-  const out = nanArray(values.length);
+/** Ratio of each value to the mean of the `n` values before it (NaN for t < n or a zero mean); `into` is filled instead of a new array. */
+export function ratioToPriorMean(values: NumSeries, n: number, into?: Float64Array): Float64Array {
+  const out = into ? into.fill(Number.NaN) : nanArray(values.length);
   let sum = 0;
   for (let i = 0; i < values.length; i++) {
     if (i >= n) {
@@ -30,6 +30,6 @@ export function ratioToPriorMean(values: NumSeries, n: number): Float64Array {
 }
 
 /** Volume ratio vr over `n` prior bars. */
-export function volumeRatio(volume: NumSeries, n = 20): Float64Array {
-  return ratioToPriorMean(volume, n);
+export function volumeRatio(volume: NumSeries, n = 20, into?: Float64Array): Float64Array {
+  return ratioToPriorMean(volume, n, into);
 }

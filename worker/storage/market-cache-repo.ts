@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, gte, inArray, or, sql } from "drizzle-orm";
 import type { MarketCode, SecurityKind, SymbolInfo } from "../contracts/market";
-import { decodeBarChunk, decodeBarColumns, encodeBarChunks } from "../market/parse/bar-chunks";
+import { decodeBarChunk, decodeBarColumnsMany, encodeBarChunks } from "../market/parse/bar-chunks";
 import type { CachedColumns, CachedSeries, MarketCache } from "../ports/market-data";
 import type { Db } from "./db";
 import { marketBarChunks, marketSeries, marketSymbols } from "./schema";
@@ -138,11 +138,14 @@ export class D1MarketCache implements MarketCache {
   }
 
   async getColumnsMany(symbolIds: readonly string[], lastBars?: number): Promise<CachedColumns[]> {
-    const out: CachedColumns[] = [];
-    await this.#chunksOf(symbolIds, (meta, chunks) =>
-      out.push({ symbolId: meta.symbolId, columns: decodeBarColumns(chunks, lastBars) }),
-    );
-    return out;
+    const ids: string[] = [];
+    const texts: string[][] = [];
+    await this.#chunksOf(symbolIds, (meta, chunks) => {
+      ids.push(meta.symbolId);
+      texts.push(chunks);
+    });
+    // One buffer for every series' columns: a screening batch allocates once, not per symbol.
+    return decodeBarColumnsMany(texts, lastBars).map((columns, i) => ({ symbolId: ids[i] ?? "", columns }));
   }
 
   /** Reads the series rows and their yearly chunks (ascending) in id slices; `each` per found series. */

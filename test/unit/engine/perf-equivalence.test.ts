@@ -7,7 +7,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { computeGolden, digest } from "./perf-golden";
+import { atOrBelowQuantile, quantileOf } from "../../../worker/engine/numeric";
+import { createRng, uniform } from "../../../worker/engine/sim/rng";
+import { rollingMax, rollingMin } from "../../../worker/engine/window-stats";
+import {
+  decodeBarChunk,
+  decodeBarColumns,
+  decodeBarColumnsMany,
+  encodeBarChunks,
+} from "../../../worker/market/parse/bar-chunks";
+import { computeGolden, digest, walk } from "./perf-golden";
 
 const FILE = path.resolve(import.meta.dirname, "perf-golden.json");
 
@@ -29,4 +38,71 @@ describe("performance equivalence with the golden outputs", () => {
     for (const key of Object.keys(golden.backtests)) expect(now.backtests[key], key).toEqual(golden.backtests[key]);
     expect(Object.keys(now.backtests).sort()).toEqual(Object.keys(golden.backtests).sort());
   }, 300_000);
+});
+
+describe("optimised primitives equal the straightforward loops on random series", () => {
+  const rng = createRng(42);
+  const series = (n: number, ties: boolean) =>
+    Array.from({ length: n }, () => {
+      if (uniform(rng, 0, 1) < 0.03) return Number.NaN;
+      const v = uniform(rng, 0, 100);
+      return ties ? Math.round(v / 10) : v;
+    });
+
+  it("rollingMin / rollingMax", () => {
+    for (let k = 0; k < 200; k++) {
+      const v = series(1 + Math.floor(uniform(rng, 0, 300)), k % 2 === 0);
+      const n = 1 + Math.floor(uniform(rng, 0, 260));
+      const min = rollingMin(v, n);
+      const max = rollingMax(v, n);
+      v.forEach((_, t) => {
+        let lo = Number.POSITIVE_INFINITY;
+        let hi = Number.NEGATIVE_INFINITY;
+        for (let i = Math.max(0, t - n + 1); i <= t; i++) {
+          lo = Math.min(lo, v[i] ?? Number.NaN);
+          hi = Math.max(hi, v[i] ?? Number.NaN);
+        }
+        expect(Object.is(min[t], lo)).toBe(true);
+        expect(Object.is(max[t], hi)).toBe(true);
+      });
+    }
+  });
+
+  it("atOrBelowQuantile", () => {
+    for (let k = 0; k < 3000; k++) {
+      const v = series(1 + Math.floor(uniform(rng, 0, 260)), k % 2 === 0).map((x) => (k % 3 === 0 ? x : Math.abs(x) || 1));
+      const from = Math.floor(uniform(rng, 0, v.length));
+      const to = from + Math.floor(uniform(rng, 0, v.length - from + 1));
+      const q = [0.05, 0.2, 0.5, 0.9, uniform(rng, 0, 1)][k % 5] ?? 0.05;
+      const x = k % 4 === 0 ? (v[Math.min(v.length - 1, to)] ?? 0) : uniform(rng, -5, 105);
+      expect(atOrBelowQuantile(v, from, to, q, x)).toBe(x <= quantileOf(v, from, to, q));
+    }
+  });
+
+  it("decodeBarColumns equals decoding bars and slicing (corrupt chunks skipped, amounts NaN when missing)", () => {
+    const bars = walk(rng, Array.from({ length: 700 }, (_, i) => `${2020 + Math.floor(i / 250)}-01-${String((i % 250) + 1).padStart(3, "0")}`));
+    const texts = encodeBarChunks(bars.map((b, i) => (i % 7 === 0 ? { ...b, amount: undefined } : b))).map((c) => c.bars);
+    texts.splice(1, 1, "{not json");
+    const many = decodeBarColumnsMany([texts, texts.slice(0, 1), []], 320);
+    for (const [cols, source, lastBars] of [
+      [decodeBarColumns(texts), texts, Number.POSITIVE_INFINITY],
+      [many[0], texts, 320],
+      [many[1], texts.slice(0, 1), 320],
+      [many[2], [], 320],
+    ] as const) {
+      const expected = source.flatMap(decodeBarChunk).slice(-lastBars);
+      expect(cols?.close.length).toBe(expected.length);
+      expected.forEach((b, i) => {
+        expect([cols?.date[i], cols?.open[i], cols?.high[i], cols?.low[i], cols?.close[i], cols?.volume[i]]).toEqual([
+          b.date,
+          b.open,
+          b.high,
+          b.low,
+          b.close,
+          b.volume,
+        ]);
+        expect(Object.is(cols?.amount[i], b.amount ?? Number.NaN)).toBe(true);
+      });
+    }
+  });
 });

@@ -15,22 +15,35 @@ interface Chunk {
   a?: (number | null)[];
 }
 
-const isNumbers = (x: unknown, n: number): x is number[] =>
-  Array.isArray(x) && x.length === n && x.every((v) => typeof v === "number");
+function isNumbers(x: unknown, n: number): x is number[] {
+  if (!Array.isArray(x) || x.length !== n) return false;
+  for (let i = 0; i < n; i++) if (typeof x[i] !== "number") return false;
+  return true;
+}
+
+function isDates(x: unknown): x is string[] {
+  if (!Array.isArray(x)) return false;
+  for (let i = 0; i < x.length; i++) if (typeof x[i] !== "string") return false;
+  return true;
+}
+
+function isAmounts(x: unknown, n: number): boolean {
+  if (x === undefined) return true;
+  if (!Array.isArray(x) || x.length !== n) return false;
+  for (let i = 0; i < n; i++) if (x[i] !== null && typeof x[i] !== "number") return false;
+  return true;
+}
 
 /** Structural check (hand-written: this runs for every cached year of every symbol). */
 function isChunk(x: unknown): x is Chunk {
   if (typeof x !== "object" || x === null) return false;
   const c = x as Record<string, unknown>;
   const d = c.d;
-  if (!Array.isArray(d) || !d.every((v) => typeof v === "string")) return false;
+  if (!isDates(d)) return false;
   const n = d.length;
   if (!isNumbers(c.o, n) || !isNumbers(c.h, n) || !isNumbers(c.l, n) || !isNumbers(c.c, n) || !isNumbers(c.v, n))
     return false;
-  return (
-    c.a === undefined ||
-    (Array.isArray(c.a) && c.a.length === n && c.a.every((v) => v === null || typeof v === "number"))
-  );
+  return isAmounts(c.a, n);
 }
 
 /** Splits bars (ascending) into yearly chunks. */
@@ -90,6 +103,30 @@ export function decodeBarChunk(text: string): Bar[] {
  * `texts.flatMap(decodeBarChunk).slice(-lastBars)` as columns; `amount` is NaN where missing.
  */
 export function decodeBarColumns(texts: readonly string[], lastBars = Number.POSITIVE_INFINITY): BarColumns {
+  return decodeBarColumnsMany([texts], lastBars)[0] ?? emptyColumns();
+}
+
+function emptyColumns(): BarColumns {
+  const z = new Float64Array(0);
+  return { date: [], open: z, high: z, low: z, close: z, volume: z, amount: z };
+}
+
+/** `decodeBarColumns` for many series at once, all columns in one shared buffer (one allocation). */
+export function decodeBarColumnsMany(series: readonly (readonly string[])[], lastBars = Number.POSITIVE_INFINITY): BarColumns[] {
+  const parsedAll = series.map((texts) => lastChunks(texts, lastBars));
+  let total = 0;
+  for (const p of parsedAll) total += p.n;
+  const buf = new Float64Array(6 * total);
+  let off = 0;
+  return parsedAll.map((p) => {
+    const cols = fill(p.chunks, p.n, buf.subarray(6 * off, 6 * (off + p.n)));
+    off += p.n;
+    return cols;
+  });
+}
+
+/** The chunks (newest first) holding the last `lastBars` bars, parsed and checked. */
+function lastChunks(texts: readonly string[], lastBars: number): { chunks: Chunk[]; n: number } {
   const parsed: Chunk[] = [];
   let have = 0;
   for (let k = texts.length - 1; k >= 0 && have < lastBars; k--) {
@@ -103,15 +140,18 @@ export function decodeBarColumns(texts: readonly string[], lastBars = Number.POS
     parsed.push(json);
     have += json.d.length;
   }
-  const n = Math.min(have, lastBars);
+  return { chunks: parsed, n: Math.min(have, lastBars) };
+}
+
+function fill(parsed: readonly Chunk[], n: number, buf: Float64Array): BarColumns {
   const out: BarColumns = {
     date: new Array<string>(n),
-    open: new Float64Array(n),
-    high: new Float64Array(n),
-    low: new Float64Array(n),
-    close: new Float64Array(n),
-    volume: new Float64Array(n),
-    amount: new Float64Array(n),
+    open: buf.subarray(0, n),
+    high: buf.subarray(n, 2 * n),
+    low: buf.subarray(2 * n, 3 * n),
+    close: buf.subarray(3 * n, 4 * n),
+    volume: buf.subarray(4 * n, 5 * n),
+    amount: buf.subarray(5 * n, 6 * n),
   };
   const date = out.date as string[];
   let i = n - 1;
