@@ -1,0 +1,156 @@
+/**
+ * Recall equivalence in workerd: on a fixed corpus (two people, Chinese and English, codes, every
+ * type, ages up to 120 days) recall returns the same memories in the same order as the trigram
+ * FTS5 bm25 plan did before the owner-scoped term table replaced it. The expected lists were
+ * recorded from that plan (commit ed961f9's D1MemoryStore.recallRows); isolated storage keeps the
+ * corpus alone in its database.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import type { MemoryType } from "../../worker/contracts/memory";
+import { createLogger } from "../../worker/lib/log";
+import { DAY_MS } from "../../worker/memory/caps";
+import { extractKeywords } from "../../worker/memory/keywords";
+import { stockCodes } from "../../worker/memory/stock-codes";
+import { createMemoryRecall } from "../../worker/runtime/memory/recall-memories";
+import { memoryStoreOf } from "../../worker/session/session-memory";
+import { testEnv } from "./test-env";
+
+const NOW = Date.UTC(2026, 5, 1);
+const OWNERS = ["u_equiv_alice", "u_equiv_bob"] as const;
+const TYPES: MemoryType[] = [
+  "preference",
+  "decision",
+  "lesson",
+  "fact",
+  "stock_opinion",
+  "market_view",
+  "scenario",
+  "session",
+];
+const ZH = [
+  "放量突破",
+  "回踩确认",
+  "缩量企稳",
+  "主升浪",
+  "止损纪律",
+  "仓位控制",
+  "弹簧效应",
+  "派发区间",
+  "吸筹阶段",
+  "均线粘合",
+  "量价背离",
+  "冰线",
+  "右侧交易",
+  "分批建仓",
+  "板块轮动",
+  "银行股",
+  "成长股",
+  "周线级别",
+];
+const EN = [
+  "breakout",
+  "pullback",
+  "volume",
+  "spring",
+  "upthrust",
+  "accumulation",
+  "distribution",
+  "weekly",
+  "support",
+];
+const CODES = ["600519", "000001", "300750", "601318"];
+
+function lcg(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+}
+
+function pick<T>(rng: () => number, list: readonly T[]): T {
+  return list[Math.floor(rng() * list.length)] as T;
+}
+
+/** 90 memories per person; the same generator for both, so their vocabularies overlap. */
+function corpus(seed: number): { type: MemoryType; content: string; age: number }[] {
+  const rng = lcg(seed);
+  return Array.from({ length: 90 }, (_, i) => {
+    const zh =
+      i % 3 === 0
+        ? `我更喜欢${pick(rng, ZH)}之后再看${pick(rng, ZH)}`
+        : i % 3 === 1
+          ? `${pick(rng, ZH)}出现时先确认${pick(rng, ZH)}，不追高`
+          : `${pick(rng, ZH)}配合${pick(rng, ZH)}和${pick(rng, ZH)}`;
+    const en = rng() < 0.6 ? ` I prefer a ${pick(rng, EN)} with ${pick(rng, EN)}.` : "";
+    const code = rng() < 0.25 ? ` ${pick(rng, CODES)}` : "";
+    return { type: pick(rng, TYPES), content: `${zh}。${en}${code}`.trim(), age: Math.floor(rng() * 120) };
+  });
+}
+
+const QUESTIONS = [
+  "放量突破之后怎么做？",
+  "回踩确认和缩量企稳怎么判断",
+  "How do I trade a breakout after a pullback?",
+  "600519 现在是派发区间吗",
+  "弹簧效应 spring 出现了吗",
+  "周线级别的主升浪还能拿吗",
+  "what about weekly volume on 300750",
+  "板块轮动时仓位控制怎么做",
+  'NEAR("冰线" AND *) OR 右侧交易 (',
+  "今天天气不错",
+];
+
+/** Corpus positions (Alice's memories) recalled for each question, in order, by the FTS5 plan. */
+const EXPECTED: Record<string, number[]> = {
+  "放量突破之后怎么做？": [27, 50, 7, 76, 17, 5, 44, 70, 85, 62],
+  回踩确认和缩量企稳怎么判断: [59, 53, 54, 14, 88, 83, 65, 5, 30, 49],
+  "How do I trade a breakout after a pullback?": [7, 27, 54, 50, 76, 77, 4, 81, 85, 49],
+  "600519 现在是派发区间吗": [88, 76, 17, 61, 18, 74, 51, 77, 34, 49],
+  "弹簧效应 spring 出现了吗": [27, 18, 22, 69, 7, 28, 77, 23, 68, 49],
+  周线级别的主升浪还能拿吗: [12, 59, 50, 76, 17, 23, 10, 25, 35, 24],
+  "what about weekly volume on 300750": [14, 69, 22, 17, 61, 28, 86, 21, 80, 15],
+  板块轮动时仓位控制怎么做: [53, 69, 7, 76, 17, 83, 65, 74, 75, 1],
+  'NEAR("冰线" AND *) OR 右侧交易 (': [59, 14, 17, 61, 69, 5, 1, 80, 64, 20],
+  今天天气不错: [76, 17, 61, 18, 53],
+};
+
+const ids = new Map<string, number>();
+
+beforeAll(async () => {
+  const store = memoryStoreOf(testEnv.DB);
+  for (const [o, owner] of OWNERS.entries()) {
+    const list = corpus(11 + o);
+    for (const [i, m] of list.entries()) {
+      const [id] = await store.add(
+        owner,
+        [
+          {
+            type: m.type,
+            content: m.content,
+            keywords: extractKeywords(m.content),
+            codes: stockCodes(m.content),
+            origin: "rule",
+            source: { sessionId: "s_equiv", messageIds: [`m_${o}_${i}`] },
+          },
+        ],
+        NOW - m.age * DAY_MS,
+      );
+      if (id && o === 0) ids.set(id, i);
+    }
+  }
+});
+
+describe("memory recall equivalence", () => {
+  it("returns the same memories in the same order as the FTS5 bm25 plan", async () => {
+    const recall = createMemoryRecall({
+      store: memoryStoreOf(testEnv.DB),
+      now: () => NOW,
+      log: createLogger(() => {}),
+      defer: () => {},
+    });
+    const got: Record<string, number[]> = {};
+    for (const q of QUESTIONS) {
+      const result = await recall.recall({ userId: OWNERS[0], sessionId: "s_q", text: q });
+      got[q] = (result?.ids ?? []).map((id) => ids.get(id) ?? -1);
+    }
+    expect(got).toEqual(EXPECTED);
+  });
+});
