@@ -16,7 +16,10 @@ import { startDailyScreening } from "../../worker/background/daily-screening";
 import { createBackgroundHandlers } from "../../worker/background/handlers";
 import { createQueueConsumer, type ConsumedMessage, type DeadLetter } from "../../worker/background/queue-consumer";
 import { coordinatorOf } from "../../worker/background/screen-jobs";
-import type { BacktestResult } from "../../worker/contracts/backtest";
+import { boardFilter } from "../../worker/background/universe";
+import { BacktestInput, type BacktestResult } from "../../worker/contracts/backtest";
+import { replayBacktest } from "../../worker/engine/backtest/replay";
+import { resolveParams } from "../../worker/engine/params";
 import type { ReportResult, StrategyResult } from "../../worker/contracts/report";
 import type { ScreeningResult } from "../../worker/contracts/screening";
 import type { TaskView } from "../../worker/contracts/task";
@@ -303,9 +306,11 @@ describe("fan-out faults", () => {
 
 describe("other background jobs", () => {
   it("backtests the offline market with honest caveats", async () => {
-    const { deps } = capturing();
+    const { deps, sent } = capturing();
     const id = await submit(deps, "run_backtest", { hold_days: 5, top_n: 2, exit_mode: "sltp" });
     expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
+    for (const m of sent.filter((x) => (x as { kind: string }).kind === "backtest.batch"))
+      expect((await deliver(deps, m)).acked).toBe(true);
     const t = await getTask(id);
     expect(t.status).toBe("succeeded");
     const r = t.result as BacktestResult;
@@ -316,6 +321,49 @@ describe("other background jobs", () => {
     expect(r.caveats.join(" ")).toMatch(/Simulated market/);
     for (const trade of r.trade_list) expect(trade.entryDate > trade.signalDate).toBe(true);
   }, 30_000);
+
+  it("fans a backtest out in symbol batches; the coordinator's day replay equals the single-call replay", async () => {
+    const { deps, sent } = capturing({ batchSize: 70 });
+    const input = { hold_days: 10, top_n: 3, exit_mode: "close_only" };
+    const id = await submit(deps, "run_backtest", input);
+    expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
+    const batches = sent.filter((m) => (m as { kind: string }).kind === "backtest.batch");
+    expect(batches).toHaveLength(5);
+    const coordinator = coordinatorOf(deps, id);
+    for (const [i, m] of batches.entries()) {
+      expect((await deliver(deps, m)).acked).toBe(true);
+      if (i === 0) expect((await deliver(deps, m, 2)).acked).toBe(true); // a redelivery counts once
+      if (i < batches.length - 1) expect((await getTask(id)).status).toBe("running");
+    }
+    expect(await coordinator.state()).toMatchObject({ received: 5, total: 5, finished: true });
+    const t = await getTask(id);
+    expect(t.status).toBe("succeeded");
+    const fanned = t.result as BacktestResult;
+    // The same backtest in one call over the same cached bars (the pre-fan-out path).
+    const symbols = boardFilter(await cache.listSymbols("SIM", "stock"), "all");
+    const series = await cache.getSeriesMany(symbols.map((s) => s.id));
+    const byId = new Map(series.map((s) => [s.symbolId, s.bars]));
+    const single = await replayBacktest(
+      {
+        market: "CN",
+        label: "SIM",
+        simulated: true,
+        symbols: symbols.map((s) => ({
+          meta: { id: s.id, code: s.id, name: s.name, industry: s.industry, board: s.board },
+          bars: byId.get(s.id) ?? [],
+        })),
+        index: (await cache.getSeries("SIM.IDX1"))?.bars ?? [],
+        smallCap: (await cache.getSeries("SIM.IDX2"))?.bars ?? [],
+      },
+      BacktestInput.parse(input),
+      resolveParams(),
+    );
+    expect(single?.trades).toBeGreaterThan(10);
+    expect(fanned).toEqual(single);
+    // A redelivered start of a finished backtest sends nothing more.
+    expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
+    expect(sent.filter((m) => (m as { kind: string }).kind === "backtest.batch")).toHaveLength(5);
+  }, 60_000);
 
   it("writes a rule-based report with the offline model, labelled as such", async () => {
     const { deps } = capturing({});

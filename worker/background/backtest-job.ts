@@ -1,56 +1,179 @@
 /**
- * `run_backtest` on the queue: reads the board's cached series and the index, replays the funnel day
- * by day (engine/backtest), checks every few days whether the task was cancelled, and completes it.
- * One queue invocation holds the whole universe in memory.
+ * `run_backtest` on the queue, fanned out so the whole market fits in memory: `task.run` plans it
+ * (board symbols, index bars, calendar and replay window), records the plan with the task's
+ * coordinator and sends `backtest.batch` messages of symbols; each batch decodes only its symbols'
+ * cached series, answers every replay day by index (the symbol-day map of engine/backtest) and hands
+ * the per-day rows to the coordinator, which replays the portfolio day by day once all are in
+ * (backtest-partials.ts). Without cached index bars it falls back to one call over the universe.
  */
+import { z } from "zod";
+import type { Bar } from "../contracts/analysis";
 import { BacktestInput } from "../contracts/backtest";
+import { replayWindow, tradeRules, type DayReplayPlan } from "../engine/backtest/day-replay";
 import { replayBacktest } from "../engine/backtest/replay";
+import { prepareSymbol, symbolDay, WARMUP, type BacktestSymbol } from "../engine/backtest/symbol-days";
 import { resolveParams } from "../engine/params";
 import type { TaskRecord } from "../ports/task-store";
 import type { BackgroundDeps } from "./background-deps";
+import type { BacktestBatchPart, BacktestDay } from "./backtest-partials";
 import { completeTask } from "./complete-task";
-import { PermanentError } from "./queue-consumer";
+import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { backtestNotification } from "./run-summaries";
+import { coordinatorOf } from "./screen-jobs";
 import { boardFilter, universeFor } from "./universe";
 
-/** Runs a backtest task. */
-export async function runBacktestJob(d: BackgroundDeps, rec: TaskRecord): Promise<void> {
+/** A backtest fan-out batch message. */
+export const BacktestBatchMessage = z.object({
+  kind: z.literal("backtest.batch"),
+  taskId: z.string().min(1),
+  batch: z.number().int().nonnegative(),
+  symbols: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      industry: z.string().nullable(),
+      board: z.enum(["main", "chinext", "star", "bse"]).nullable(),
+    }),
+  ),
+});
+export type BacktestBatchMessage = z.infer<typeof BacktestBatchMessage>;
+
+/** Messages per `sendBatch` call. */
+const SEND_CHUNK = 20;
+
+function parseInput(rec: TaskRecord): BacktestInput {
   const parsed = BacktestInput.safeParse(rec.input);
   if (!parsed.success)
     throw new PermanentError(`invalid run_backtest input: ${parsed.error.issues[0]?.message ?? "?"}`);
-  const input = parsed.data;
+  return parsed.data;
+}
+
+/** The replay plan of a backtest over a universe's cached index (null without index bars). */
+async function replayPlan(d: BackgroundDeps, input: BacktestInput): Promise<DayReplayPlan | null> {
   const u = universeFor(d.config.marketData, input.market);
-  const symbols = boardFilter(await d.cache.listSymbols(u.code, "stock"), input.board);
-  const [series, index, small] = await Promise.all([
-    d.cache.getSeriesMany(symbols.map((s) => s.id)),
+  const [index, small] = await Promise.all([
     d.cache.getSeries(u.index),
     u.smallCap ? d.cache.getSeries(u.smallCap) : Promise.resolve(null),
   ]);
-  const byId = new Map(series.map((s) => [s.symbolId, s.bars]));
+  const bars: Bar[] = index?.bars ?? [];
+  if (bars.length === 0) return null;
+  const calendar = bars.map((b) => b.date);
+  return {
+    market: u.engineMarket,
+    label: u.code,
+    simulated: u.simulated,
+    input,
+    calendar,
+    index: bars,
+    ...(small ? { smallCap: small.bars } : {}),
+    ...replayWindow(calendar, input),
+  };
+}
+
+/** Plans a backtest and fans its batches out (idempotent: the coordinator keeps the first plan). */
+export async function runBacktestJob(d: BackgroundDeps, rec: TaskRecord): Promise<void> {
+  const input = parseInput(rec);
+  const u = universeFor(d.config.marketData, input.market);
+  const symbols = boardFilter(await d.cache.listSymbols(u.code, "stock"), input.board);
+  const plan = await replayPlan(d, input);
+  if (!plan) return runInOneCall(d, rec, input);
+  const total = Math.max(1, Math.ceil(symbols.length / d.batchSize));
+  const state = await coordinatorOf(d, rec.view.id).beginBacktest({ taskId: rec.view.id, total, replay: plan });
+  if (state.cancelled || state.finished) return;
+  const messages: { body: BacktestBatchMessage }[] = [];
+  for (let b = 0; b < total; b++) {
+    const slice = symbols.slice(b * d.batchSize, (b + 1) * d.batchSize);
+    messages.push({
+      body: {
+        kind: "backtest.batch",
+        taskId: rec.view.id,
+        batch: b,
+        symbols: slice.map((s) => ({ id: s.id, name: s.name, industry: s.industry, board: s.board })),
+      },
+    });
+  }
+  for (let i = 0; i < messages.length; i += SEND_CHUNK) await d.queue.sendBatch(messages.slice(i, i + SEND_CHUNK));
+  await d.tasks.transition(
+    rec.view.id,
+    ["running"],
+    { progress: { stage: "fan-out", detail: `${symbols.length} symbols in ${total} batches`, pct: 10 } },
+    d.now(),
+  );
+}
+
+/** The map of one batch: every replay day of its symbols (those with enough history), in order. */
+export function mapBacktestBatch(prepared: readonly BacktestSymbol[], plan: DayReplayPlan): BacktestBatchPart {
+  const ctx = { market: plan.market, params: resolveParams(), rules: tradeRules(plan.input, plan.market) };
+  const days: BacktestDay[] = [];
+  for (let k = plan.startK; k <= plan.endK; k++) {
+    const d = plan.calendar[k] ?? "";
+    const day: BacktestDay = { k, eligible: 0, above: 0, rows: [] };
+    prepared.forEach((p, sym) => {
+      const t = p.at.get(d);
+      if (t === undefined || t < WARMUP) return;
+      const answer = symbolDay(p, sym, t, ctx);
+      day.eligible++;
+      if (answer.above) day.above++;
+      if (answer.row) day.rows.push(answer.row);
+    });
+    days.push(day);
+  }
+  return { metas: prepared.map((p) => p.meta), days };
+}
+
+/** The `backtest.batch` handler. */
+export function createBacktestBatchHandler(d: BackgroundDeps): QueueHandler {
+  return async (body) => {
+    const parsed = BacktestBatchMessage.safeParse(body);
+    if (!parsed.success) throw new PermanentError("malformed backtest.batch message");
+    const msg = parsed.data;
+    const coordinator = coordinatorOf(d, msg.taskId);
+    const state = await coordinator.state();
+    if (!state.planned) throw new RetryableError(`task ${msg.taskId} has no plan yet`);
+    if (state.cancelled || state.finished || (await coordinator.has(msg.batch))) return;
+    const plan = await coordinator.backtestPlan();
+    if (!plan) throw new PermanentError(`task ${msg.taskId} is not a backtest`);
+    const series = await d.cache.getColumnsMany(msg.symbols.map((s) => s.id));
+    const byId = new Map(series.map((s) => [s.symbolId, s.columns]));
+    const params = resolveParams();
+    const prepared: BacktestSymbol[] = [];
+    for (const s of msg.symbols) {
+      const columns = byId.get(s.id);
+      if (!columns || columns.close.length <= WARMUP) continue;
+      const meta = { id: s.id, code: s.id, name: s.name, industry: s.industry, board: s.board };
+      prepared.push(prepareSymbol(meta, columns, plan.market, params, plan.index));
+    }
+    await coordinator.submitBacktest(msg.batch, mapBacktestBatch(prepared, plan));
+  };
+}
+
+/** The single-call path (no cached index to plan against): the universe in one invocation. */
+async function runInOneCall(d: BackgroundDeps, rec: TaskRecord, input: BacktestInput): Promise<void> {
+  const u = universeFor(d.config.marketData, input.market);
+  const symbols = boardFilter(await d.cache.listSymbols(u.code, "stock"), input.board);
+  const [series, small] = await Promise.all([
+    d.cache.getColumnsMany(symbols.map((s) => s.id)),
+    u.smallCap ? d.cache.getSeries(u.smallCap) : Promise.resolve(null),
+  ]);
+  const byId = new Map(series.map((s) => [s.symbolId, s.columns]));
   const id = rec.view.id;
   const result = await replayBacktest(
     {
       market: u.engineMarket,
       label: u.code,
       simulated: u.simulated,
-      symbols: symbols.map((s) => ({
-        meta: { id: s.id, code: s.id, name: s.name, industry: s.industry, board: s.board },
-        bars: byId.get(s.id) ?? [],
-      })),
-      index: index?.bars ?? [],
+      symbols: symbols.flatMap((s) => {
+        const columns = byId.get(s.id);
+        const meta = { id: s.id, code: s.id, name: s.name, industry: s.industry, board: s.board };
+        return columns ? [{ meta, bars: columns }] : [];
+      }),
+      index: [],
       ...(small ? { smallCap: small.bars } : {}),
     },
     input,
     resolveParams(),
-    async (pct, detail) => {
-      const still = await d.tasks.transition(
-        id,
-        ["running"],
-        { progress: { stage: "backtest", detail, pct: 5 + pct * 0.9 } },
-        d.now(),
-      );
-      return still;
-    },
+    async (pct, detail) =>
+      d.tasks.transition(id, ["running"], { progress: { stage: "backtest", detail, pct: 5 + pct * 0.9 } }, d.now()),
   );
   if (!result) {
     d.log.info("backtest_stopped", { taskId: id });

@@ -1,8 +1,9 @@
 /**
  * The registry of background message kinds and their handlers: `task.run` starts any task,
- * `screen.batch` is one fan-out batch of a screening. Anything else goes to the dead-letter queue.
+ * `screen.batch` / `backtest.batch` are fan-out batches of a screening / backtest. Anything else goes to the dead-letter queue.
  */
 import type { BackgroundDeps } from "./background-deps";
+import { createBacktestBatchHandler } from "./backtest-job";
 import type { QueueHandler } from "./queue-consumer";
 import { createRunTaskHandler } from "./run-task";
 import { createScreenBatchHandler } from "./screen-jobs";
@@ -12,5 +13,6 @@ export function createBackgroundHandlers(d: BackgroundDeps): Readonly<Record<str
   return {
     "task.run": createRunTaskHandler(d),
     "screen.batch": createScreenBatchHandler(d),
+    "backtest.batch": createBacktestBatchHandler(d),
   };
 }

@@ -2,17 +2,20 @@
  * TaskCoordinator: one Durable Object per fanned-out task. It holds the plan, stores each batch's
  * partial result once (by batch number, so a redelivered batch never double-counts), reports
  * progress, and when the last batch arrives reduces the partials and completes the task exactly once.
- * Cancelling it makes every later batch a no-op.
+ * Cancelling it makes every later batch a no-op. Screenings reduce features; backtests store each
+ * batch's per-day rows and replay the portfolio day by day (backtest-partials.ts).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Bar } from "../contracts/analysis";
 import type { ScreenInput, ScreeningResult } from "../contracts/screening";
+import type { DayReplayPlan } from "../engine/backtest/day-replay";
 import { reduceFunnel } from "../engine/screen/reduce-funnel";
 import type { SymbolFeatures } from "../engine/screen/symbol-features";
 import { backgroundDeps } from "./background-deps";
+import { createBacktestTables, replayStoredDays, storeBacktestPart, type BacktestBatchPart } from "./backtest-partials";
 import { completeTask } from "./complete-task";
 import { reportProgress } from "./notify-session";
-import { screeningHistory, screeningNotification } from "./run-summaries";
+import { backtestNotification, screeningHistory, screeningNotification } from "./run-summaries";
 import type { Universe } from "./universe";
 
 /** What a screening's coordinator needs to reduce. */
@@ -24,6 +27,20 @@ export interface ScreenPlan {
   index: Bar[];
   smallCap: Bar[];
   notes: string[];
+}
+
+/** What a backtest's coordinator needs to replay the portfolio. */
+export interface BacktestPlan {
+  kind: "backtest";
+  taskId: string;
+  total: number;
+  replay: DayReplayPlan;
+}
+
+type Plan = ScreenPlan | BacktestPlan;
+
+function isBacktest(plan: Plan): plan is BacktestPlan {
+  return "kind" in plan && plan.kind === "backtest";
 }
 
 /** Where the coordinator stands. */
@@ -47,6 +64,7 @@ export class TaskCoordinator extends DurableObject<Env> {
     ctx.storage.sql.exec(
       "CREATE TABLE IF NOT EXISTS partials (batch INTEGER PRIMARY KEY, data TEXT NOT NULL); CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
     );
+    createBacktestTables(ctx.storage.sql);
   }
 
   private meta(key: string): string | null {
@@ -58,9 +76,9 @@ export class TaskCoordinator extends DurableObject<Env> {
     this.ctx.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", key, value);
   }
 
-  private plan(): ScreenPlan | null {
+  private plan(): Plan | null {
     const raw = this.meta("plan");
-    return raw ? (JSON.parse(raw) as ScreenPlan) : null;
+    return raw ? (JSON.parse(raw) as Plan) : null;
   }
 
   /** Where it stands. */
@@ -87,6 +105,18 @@ export class TaskCoordinator extends DurableObject<Env> {
     return this.state();
   }
 
+  /** Records a backtest's plan; a second call keeps the first plan (a redelivered start). */
+  async beginBacktest(plan: Omit<BacktestPlan, "kind">): Promise<CoordinatorState> {
+    if (!this.plan()) this.setMeta("plan", JSON.stringify({ ...plan, kind: "backtest" } satisfies BacktestPlan));
+    return this.state();
+  }
+
+  /** The backtest plan, when this task is a backtest. */
+  async backtestPlan(): Promise<DayReplayPlan | null> {
+    const plan = this.plan();
+    return plan && isBacktest(plan) ? plan.replay : null;
+  }
+
   /** Stops the task: later batches are ignored and it never completes. */
   async cancel(): Promise<CoordinatorState> {
     this.setMeta("cancelled", "1");
@@ -95,18 +125,35 @@ export class TaskCoordinator extends DurableObject<Env> {
 
   /** Stores one batch's features (once) and completes the task when it was the last. */
   async submit(batch: number, features: SymbolFeatures[]): Promise<SubmitAnswer> {
+    return this.accept(batch, () =>
+      this.ctx.storage.sql.exec("INSERT INTO partials (batch, data) VALUES (?, ?)", batch, JSON.stringify(features)),
+    );
+  }
+
+  /** Stores one backtest batch's per-day rows (once) and replays the portfolio when it was the last. */
+  async submitBacktest(batch: number, part: BacktestBatchPart): Promise<SubmitAnswer> {
+    return this.accept(batch, () => {
+      storeBacktestPart(this.ctx.storage.sql, batch, part);
+      this.ctx.storage.sql.exec("INSERT INTO partials (batch, data) VALUES (?, ?)", batch, "{}");
+    });
+  }
+
+  private async accept(batch: number, store: () => void): Promise<SubmitAnswer> {
     const plan = this.plan();
     const before = await this.state();
     if (!plan) return { ...before, status: "unplanned" };
     if (before.cancelled) return { ...before, status: "cancelled" };
     const fresh = !(await this.has(batch));
-    if (fresh)
-      this.ctx.storage.sql.exec("INSERT INTO partials (batch, data) VALUES (?, ?)", batch, JSON.stringify(features));
+    if (fresh) this.ctx.storage.transactionSync(store);
     const now = await this.state();
     const deps = backgroundDeps(this.env);
     if (fresh && !now.finished) {
       const pct = 10 + Math.round((85 * now.received) / Math.max(1, now.total));
-      const progress = { stage: "screening", detail: `${now.received}/${now.total} batches`, pct };
+      const progress = {
+        stage: isBacktest(plan) ? "backtest" : "screening",
+        detail: `${now.received}/${now.total} batches`,
+        pct,
+      };
       await deps.tasks.transition(plan.taskId, ["running"], { progress }, deps.now());
       const rec = await deps.tasks.record(plan.taskId);
       if (rec?.sessionId) await reportProgress(deps.sessions, rec.sessionId, rec.view);
@@ -123,7 +170,13 @@ export class TaskCoordinator extends DurableObject<Env> {
     return { ...(await this.state()), status: fresh ? "accepted" : "duplicate" };
   }
 
-  private async finish(plan: ScreenPlan, deps: ReturnType<typeof backgroundDeps>): Promise<void> {
+  private async finish(plan: Plan, deps: ReturnType<typeof backgroundDeps>): Promise<void> {
+    if (isBacktest(plan)) {
+      const result = replayStoredDays(this.ctx.storage.sql, plan.replay);
+      const rec = await deps.tasks.record(plan.taskId);
+      if (rec) await completeTask(deps, rec, result, backtestNotification(plan.taskId, result));
+      return;
+    }
     const features: SymbolFeatures[] = [];
     for (const row of this.ctx.storage.sql.exec<{ data: string }>("SELECT data FROM partials ORDER BY batch"))
       features.push(...(JSON.parse(row.data) as SymbolFeatures[]));

@@ -1,5 +1,6 @@
 /** An in-memory MarketCache for unit tests of the service and the tool handlers. */
 import type { MarketCode, SecurityKind, SymbolInfo } from "../../../worker/contracts/market";
+import { decodeBarColumns, encodeBarChunks } from "../../../worker/market/parse/bar-chunks";
 import type { CachedSeries, MarketCache } from "../../../worker/ports/market-data";
 
 /** The cache plus direct access to its maps. */
@@ -37,6 +38,12 @@ export function createMemoryCache(init: { symbols?: SymbolInfo[]; series?: Cache
     },
     getSeries: async (id) => series.get(id) ?? null,
     getSeriesMany: async (ids) => ids.flatMap((id) => series.get(id) ?? []),
+    getColumnsMany: async (ids, lastBars) =>
+      ids.flatMap((id) => {
+        const s = series.get(id);
+        const texts = s ? encodeBarChunks(s.bars).map((c) => c.bars) : null;
+        return texts ? [{ symbolId: id, columns: decodeBarColumns(texts, lastBars) }] : [];
+      }),
     seriesOfMarket: async (market) =>
       [...series.values()].filter(
         (s) => symbols.get(s.symbolId)?.market === market && symbols.get(s.symbolId)?.kind === "stock",

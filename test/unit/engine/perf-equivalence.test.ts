@@ -25,7 +25,10 @@ describe("performance equivalence with the golden outputs", () => {
     const raw = await computeGolden();
     // Trade lists and NAV curves are compared by digest (the metrics stay readable in the file).
     const backtests = Object.fromEntries(
-      Object.entries(raw.backtests).map(([k, r]) => [k, r && { ...r, trade_list: digest(r.trade_list), nav: digest(r.nav) }]),
+      Object.entries(raw.backtests).map(([k, r]) => [
+        k,
+        r && { ...r, trade_list: digest(r.trade_list), nav: digest(r.nav) },
+      ]),
     );
     const now = JSON.parse(JSON.stringify({ ...raw, backtests })) as typeof raw;
     if (process.env.UPDATE_PERF_GOLDEN) writeFileSync(FILE, `${JSON.stringify(now, null, 1)}\n`);
@@ -70,7 +73,9 @@ describe("optimised primitives equal the straightforward loops on random series"
 
   it("atOrBelowQuantile", () => {
     for (let k = 0; k < 3000; k++) {
-      const v = series(1 + Math.floor(uniform(rng, 0, 260)), k % 2 === 0).map((x) => (k % 3 === 0 ? x : Math.abs(x) || 1));
+      const v = series(1 + Math.floor(uniform(rng, 0, 260)), k % 2 === 0).map((x) =>
+        k % 3 === 0 ? x : Math.abs(x) || 1,
+      );
       const from = Math.floor(uniform(rng, 0, v.length));
       const to = from + Math.floor(uniform(rng, 0, v.length - from + 1));
       const q = [0.05, 0.2, 0.5, 0.9, uniform(rng, 0, 1)][k % 5] ?? 0.05;
@@ -80,8 +85,16 @@ describe("optimised primitives equal the straightforward loops on random series"
   });
 
   it("decodeBarColumns equals decoding bars and slicing (corrupt chunks skipped, amounts NaN when missing)", () => {
-    const bars = walk(rng, Array.from({ length: 700 }, (_, i) => `${2020 + Math.floor(i / 250)}-01-${String((i % 250) + 1).padStart(3, "0")}`));
-    const texts = encodeBarChunks(bars.map((b, i) => (i % 7 === 0 ? { ...b, amount: undefined } : b))).map((c) => c.bars);
+    const bars = walk(
+      rng,
+      Array.from(
+        { length: 700 },
+        (_, i) => `${2020 + Math.floor(i / 250)}-01-${String((i % 250) + 1).padStart(3, "0")}`,
+      ),
+    );
+    const texts = encodeBarChunks(bars.map((b, i) => (i % 7 === 0 ? { ...b, amount: undefined } : b))).map(
+      (c) => c.bars,
+    );
     texts.splice(1, 1, "{not json");
     const many = decodeBarColumnsMany([texts, texts.slice(0, 1), []], 320);
     for (const [cols, source, lastBars] of [

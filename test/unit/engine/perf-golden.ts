@@ -115,7 +115,11 @@ export function screenGolden(u: GoldenUniverse): { featuresDigest: string; outco
     );
   });
   const index = u.index.slice(-320);
-  const outcome = reduceFunnel(feats, { limit: 12, index, ...(u.smallCap ? { smallCap: u.smallCap.slice(-320) } : {}) });
+  const outcome = reduceFunnel(feats, {
+    limit: 12,
+    index,
+    ...(u.smallCap ? { smallCap: u.smallCap.slice(-320) } : {}),
+  });
   return { featuresDigest: digest(feats), outcome };
 }
 
@@ -129,7 +133,14 @@ export const GOLDEN_BACKTESTS: Record<string, unknown> = {
 /** One backtest over a universe. */
 export async function backtestGolden(u: GoldenUniverse, input: unknown): Promise<BacktestResult | null> {
   return replayBacktest(
-    { market: "CN", label: u.label, simulated: true, symbols: u.symbols, index: u.index, ...(u.smallCap ? { smallCap: u.smallCap } : {}) },
+    {
+      market: "CN",
+      label: u.label,
+      simulated: true,
+      symbols: u.symbols,
+      index: u.index,
+      ...(u.smallCap ? { smallCap: u.smallCap } : {}),
+    },
     BacktestInput.parse(input),
     resolveParams(),
   );

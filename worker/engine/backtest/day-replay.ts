@@ -79,7 +79,13 @@ export function createDayReplay(plan: DayReplayPlan) {
   let signalDays = 0;
 
   /** Day k: `eligible` symbols past warm-up, `above` of them over MA20, the L1 rows in universe order. */
-  function day(k: number, eligible: number, above: number, rows: readonly DayRow[], metaOf: (sym: number) => SymbolMeta) {
+  function day(
+    k: number,
+    eligible: number,
+    above: number,
+    rows: readonly DayRow[],
+    metaOf: (sym: number) => SymbolMeta,
+  ) {
     if (eligible === 0) return;
     const d = calendar[k] ?? "";
     breadth.push({ aboveMa20: (100 * above) / eligible });

@@ -34,7 +34,9 @@ export function prepareSymbol(
   index: readonly Bar[],
 ): BacktestSymbol {
   const columns = "close" in bars ? bars : null;
-  const s = columns ? buildSeriesFromColumns(columns, market, params) : buildSeries(bars as readonly Bar[], market, params);
+  const s = columns
+    ? buildSeriesFromColumns(columns, market, params)
+    : buildSeries(bars as readonly Bar[], market, params);
   const bench = alignBenchmark(s.date, index);
   const dateAt = new Map<string, number>();
   for (let i = 0; i < s.n; i++) dateAt.set(s.date[i] ?? "", i);
@@ -49,7 +51,14 @@ export function prepareSymbol(
 }
 
 /** The trade a candidate would make: entry date and price, exit date, price and reason, net return. */
-export type TradeRow = [entryDate: string, entryPrice: number, exitDate: string, exitPrice: number, reason: string, ret: number];
+export type TradeRow = [
+  entryDate: string,
+  entryPrice: number,
+  exitDate: string,
+  exitPrice: number,
+  reason: string,
+  ret: number,
+];
 
 /**
  * One L1 passer on one day: symbol number (its place in the universe), close, r3, r5, r20, r50, r120,
@@ -88,7 +97,12 @@ export interface DayContext {
 }
 
 /** The symbol on bar t: whether it is above its MA20 (breadth) and its row when it passes L1. */
-export function symbolDay(p: BacktestSymbol, sym: number, t: number, ctx: DayContext): { above: boolean; row: DayRow | null } {
+export function symbolDay(
+  p: BacktestSymbol,
+  sym: number,
+  t: number,
+  ctx: DayContext,
+): { above: boolean; row: DayRow | null } {
   const f: SymbolFeatures = symbolFeatures(
     p.s,
     t,

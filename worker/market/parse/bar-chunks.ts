@@ -112,7 +112,10 @@ function emptyColumns(): BarColumns {
 }
 
 /** `decodeBarColumns` for many series at once, all columns in one shared buffer (one allocation). */
-export function decodeBarColumnsMany(series: readonly (readonly string[])[], lastBars = Number.POSITIVE_INFINITY): BarColumns[] {
+export function decodeBarColumnsMany(
+  series: readonly (readonly string[])[],
+  lastBars = Number.POSITIVE_INFINITY,
+): BarColumns[] {
   const parsedAll = series.map((texts) => lastChunks(texts, lastBars));
   let total = 0;
   for (const p of parsedAll) total += p.n;
