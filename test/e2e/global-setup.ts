@@ -2,7 +2,7 @@
  * Starts the real app the way a person does (`npm start`'s script) twice, on free loopback ports
  * with fresh local state: `appUrl` with no model keys (the offline rule model, as on a fresh clone)
  * and `scriptedAppUrl` pointed at a scripted OpenAI-compatible model (`modelUrl`, scripts pushed
- * over HTTP by the tests). The second instance starts once the first has loaded its data (both
+ * over HTTP by the tests; priced through LLM_PRICES so costs show). The second instance starts once the first has loaded its data (both
  * regenerate the same offline bundle file) and reuses its web build. Teardown stops each whole
  * process group.
  */
@@ -142,6 +142,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       LLM_BASE_URL: model.url,
       LLM_MODEL: "scripted",
       LLM_API_KEY: MODEL_KEY,
+      // prices per 1M tokens, so the reading room has a session cost and a usage cost to show
+      LLM_PRICES: JSON.stringify({ scripted: { input: 2, output: 8 } }),
     });
     apps.push(scripted);
     await Promise.all([waitForHealth(offline, STARTUP_MS), waitForHealth(scripted, STARTUP_MS)]);

@@ -46,7 +46,7 @@ export function HintsManager() {
       )}
       <ul className="hint-list">
         {hints?.map((h) => (
-          <li key={h.id} data-testid="hint-row" data-builtin={h.builtin}>
+          <li key={h.id} data-testid="hint-row" data-hint={h.id} data-builtin={h.builtin}>
             {editing === h.id ? (
               <HintEditor
                 initial={h}
