@@ -195,9 +195,14 @@ describe("skills, profiles, sub-agents, spills and guards (scripted model)", () 
   it("nests a sub-agent's progress and tool calls under its delegate card", async () => {
     const page = await openPage(browser, appUrl);
     await script(modelUrl, "mk-sub", [
-      { toolCalls: [{ name: "delegate_to_research", arguments: { task: "check the clock mk-sub" } }] },
-      { toolCalls: [{ name: "get_time", arguments: { market: "cn" } }] },
-      { text: "The A-share clock is read." },
+      { toolCalls: [{ name: "delegate_to_research", arguments: { task: "find SIM.0002 mk-sub" } }] },
+      {
+        toolCalls: [
+          { name: "search_stock_by_name", arguments: { keyword: "SIM.0002" } },
+          { name: "get_time", arguments: { market: "cn" } },
+        ],
+      },
+      { text: "SIM.0002 is a simulated A-share." },
       { text: "The research sub-agent reports back." },
     ]);
     await startChat(page, "delegate this mk-sub");
@@ -207,19 +212,26 @@ describe("skills, profiles, sub-agents, spills and guards (scripted model)", () 
     const sub = delegate.getByTestId("subagent");
     expect(await sub.getAttribute("data-status")).toBe("done");
     expect(await sub.textContent()).toContain("Research sub-agent");
-    expect(await sub.textContent()).toContain("check the clock mk-sub");
-    expect(await sub.getByTestId("subagent-text").textContent()).toContain("The A-share clock is read.");
-    const nested = sub.locator('[data-testid="tool-card"][data-tool="get_time"]');
+    expect(await sub.textContent()).toContain("find SIM.0002 mk-sub");
+    expect(await sub.getByTestId("subagent-text").textContent()).toContain("SIM.0002 is a simulated A-share.");
+    const nested = sub.locator('[data-testid="tool-card"][data-tool="search_stock_by_name"]');
     expect(await nested.getAttribute("data-subagent")).toBe("research");
+    expect(await nested.getAttribute("data-phase")).toBe("done");
     expect(await nested.getByTestId("agent-chip").textContent()).toContain("Research");
+    // a tool outside the sub-agent's subset is refused, and shown under it as such
+    const refused = sub.locator('[data-testid="tool-card"][data-tool="get_time"]');
+    expect(await refused.getAttribute("data-phase")).toBe("error");
+    expect(await refused.textContent()).toContain("not available to the research sub-agent");
     // not also drawn at the top level
-    expect(await page.locator('[data-testid="tool-card"][data-tool="get_time"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="tool-card"][data-tool="search_stock_by_name"]').count()).toBe(1);
     await delegate.scrollIntoViewIfNeeded();
     await shot(page, "subagent-card");
     // a reload draws the stored message the same way
     await page.reload();
     const again = page.locator('[data-testid="tool-card"][data-tool="delegate_to_research"]');
-    await expect.poll(() => again.locator('[data-testid="tool-card"][data-tool="get_time"]').count()).toBe(1);
+    await expect
+      .poll(() => again.locator('[data-testid="tool-card"][data-tool="search_stock_by_name"]').count())
+      .toBe(1);
     expect(page.errors).toEqual([]);
     await page.close();
   });

@@ -11,7 +11,7 @@ import { isNotification, statusOf, type PartLike } from "../lib/message-view";
 import { takePendingMessage } from "../lib/pending-message";
 import { refreshSessions, switchProfile } from "../lib/sessions-store";
 import { TurnRunner, type Connection } from "../lib/turn-runner";
-import { initialTurnState, type TurnState } from "../lib/turn-state";
+import { initialTurnState, type TurnState, type TurnUsage } from "../lib/turn-state";
 
 /** A message as the list draws it. */
 export interface ViewMessage {
@@ -37,6 +37,11 @@ export interface SessionModel {
   /** The session's profile (`domain:capability`), null for the default. */
   profile: string | null;
   usage: UsageTotals | null;
+  /**
+   * The turn just finished, until the stored totals include it (the server adds a turn's usage just
+   * after its stream ends): the status line adds it, so the figures never drop back for a moment.
+   */
+  carried: TurnUsage | null;
   history: ViewMessage[];
   live: LiveTurn | null;
   sendError: string | null;
@@ -62,6 +67,8 @@ export function useSession(sessionId: string): SessionModel {
   const [title, setTitle] = useState("");
   const [profile, setProfileState] = useState<string | null>(null);
   const [usage, setUsage] = useState<UsageTotals | null>(null);
+  const [carried, setCarried] = useState<TurnUsage | null>(null);
+  const storedUsage = useRef<UsageTotals | null>(null);
   const [history, setHistory] = useState<ViewMessage[]>([]);
   const [live, setLive] = useState<LiveTurn | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
@@ -83,17 +90,37 @@ export function useSession(sessionId: string): SessionModel {
     [flush],
   );
 
-  const refreshMeta = useCallback(async () => {
-    try {
-      const detail = await api.getSession(sessionId);
-      setUsage(detail.usage);
-      setTitle(detail.title);
-      setProfileState(detail.profile);
-    } catch {
-      // the status line keeps its last figures
-    }
-    void refreshSessions();
-  }, [sessionId]);
+  const keepUsage = useCallback((next: UsageTotals) => {
+    storedUsage.current = next;
+    setUsage(next);
+  }, []);
+
+  const refreshMeta = useCallback(
+    async (finished: TurnUsage | null = null) => {
+      const before = storedUsage.current;
+      const tokens = (u: UsageTotals | null) => (u ? u.inputTokens + u.outputTokens : 0);
+      const counted = !finished || finished.inputTokens + finished.outputTokens === 0;
+      for (let attempt = 0; attempt < 6; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, 300 * attempt));
+        try {
+          const detail = await api.getSession(sessionId);
+          setTitle(detail.title);
+          setProfileState(detail.profile);
+          if (counted || tokens(detail.usage) > tokens(before) || attempt === 5) {
+            keepUsage(detail.usage);
+            if (finished) setCarried(null);
+            break;
+          }
+        } catch {
+          // the status line keeps its last figures
+          if (finished) setCarried(null);
+          break;
+        }
+      }
+      void refreshSessions();
+    },
+    [sessionId, keepUsage],
+  );
 
   const follow = useCallback((r: TurnRunner) => {
     runner.current?.dispose();
@@ -113,6 +140,7 @@ export function useSession(sessionId: string): SessionModel {
           pendingLive.current = null;
           runner.current = null;
           setLive(null);
+          setCarried(state.usage);
           if (message) {
             const metadata: Record<string, unknown> = {
               status: state.status,
@@ -131,7 +159,7 @@ export function useSession(sessionId: string): SessionModel {
               },
             ]);
           }
-          void refreshMeta();
+          void refreshMeta(state.usage);
         },
       }),
     [sessionId, schedule, refreshMeta],
@@ -190,7 +218,8 @@ export function useSession(sessionId: string): SessionModel {
       .then((detail) => {
         setTitle(detail.title);
         setProfileState(detail.profile);
-        setUsage(detail.usage);
+        keepUsage(detail.usage);
+        setCarried(null);
         const messages: ViewMessage[] = detail.messages.map((m) => ({
           id: m.id,
           role: m.role,
@@ -249,6 +278,7 @@ export function useSession(sessionId: string): SessionModel {
     title,
     profile,
     usage,
+    carried,
     history,
     live,
     sendError,

@@ -61,7 +61,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           </p>
         )}
         <Composer busy={busy} running={running} onSend={(text) => void s.send(text)} onStop={() => void s.stop()} />
-        <StatusLine usage={s.usage} turn={s.live?.state.usage ?? null} model={model} />
+        <StatusLine usage={s.usage} turn={s.live?.state.usage ?? s.carried} model={model} />
       </div>
       <TasksPanel tasks={tasks} />
       {dialogBlock?.approvalId && (
