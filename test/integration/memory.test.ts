@@ -238,7 +238,7 @@ describe("long-term memory", () => {
   });
 
   it("logs a failing recall and goes on with the turn without memories (last: it breaks the index)", async () => {
-    await testEnv.DB.exec("DROP TABLE memories_fts");
+    await testEnv.DB.exec("DROP TABLE memory_terms");
     const id = await newSession();
     await script("mem-broken", [{ text: "still answering" }]);
     const { frames } = await sendAndRead(id, "mem-broken 回踩确认怎么看");

@@ -9,9 +9,22 @@ import { memoryStoreOf } from "../session/session-memory";
 /** The cron expression of the daily pruning (03:20 Beijing time); listed in wrangler.toml `[triggers]`. */
 export const MEMORY_PRUNING_CRON = "20 19 * * *";
 
-/** Prunes everyone's memories; returns how many were removed. Failures throw (the cron run fails visibly). */
+/** Memories indexed per statement batch when catching up on ones stored before the term index. */
+const INDEX_BATCH = 200;
+
+/**
+ * Prunes everyone's memories, then indexes any stored before recall's term index existed (a no-op
+ * once done); returns how many were removed. Failures throw (the cron run fails visibly).
+ */
 export async function pruneMemories(input: { d1: D1Database; now: number; log: Logger }): Promise<number> {
-  const removed = await memoryStoreOf(input.d1).prune({ now: input.now });
-  input.log.info("memory_pruned", { removed });
+  const store = memoryStoreOf(input.d1);
+  const removed = await store.prune({ now: input.now });
+  let indexed = 0;
+  for (;;) {
+    const n = await store.indexPending(INDEX_BATCH);
+    indexed += n;
+    if (n < INDEX_BATCH) break;
+  }
+  input.log.info("memory_pruned", { removed, indexed });
   return removed;
 }

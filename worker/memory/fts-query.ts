@@ -15,6 +15,11 @@ export const QUERY_TERM_CAPS = { codes: 4, words: 6, trigrams: 12, bigrams: 12 }
 export interface RecallQuery {
   /** The FTS5 MATCH expression, or null when the text has no usable term. */
   match: string | null;
+  /**
+   * The same terms unquoted, as the term table holds them (`memory/index-terms.ts`): codes, Latin
+   * words, CJK trigrams and CJK bigrams (searched as whole keywords, the padded phrase above).
+   */
+  terms: string[];
   /** Stock codes named in the text (matched exactly against a memory's codes). */
   codes: string[];
   /** Keywords of the text (CJK bigrams, Latin words) for the overlap score. */
@@ -43,9 +48,10 @@ export function buildRecallQuery(text: string): RecallQuery {
     segments.flatMap((s) => ngrams(s, 2)),
     QUERY_TERM_CAPS.bigrams,
   );
-  const terms = [...codes, ...words, ...trigrams, ...bigrams.map((b) => ` ${b} `)];
+  const phrases = [...codes, ...words, ...trigrams, ...bigrams.map((b) => ` ${b} `)];
   return {
-    match: terms.length === 0 ? null : terms.map(quoteTerm).join(" OR "),
+    match: phrases.length === 0 ? null : phrases.map(quoteTerm).join(" OR "),
+    terms: [...codes, ...words, ...trigrams, ...bigrams],
     codes,
     keywords: [...bigrams, ...words],
   };

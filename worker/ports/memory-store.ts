@@ -56,8 +56,15 @@ export interface MemoryChange {
 export interface MemoryStore {
   /** Adds memories; exact duplicates (owner, type, content, codes) are skipped. Returns the ids added. */
   add(ownerId: string, memories: readonly NewMemory[], now: number): Promise<string[]>;
-  /** Full-text matches for an FTS5 expression plus the pinning candidates, in one round trip. */
-  recallRows(ownerId: string, match: string | null, opts: { limit: number; preferences: number }): Promise<RecallRows>;
+  /**
+   * The best full-text matches (bm25) for recall terms (`RecallQuery.terms`) plus the pinning
+   * candidates, in one round trip.
+   */
+  recallRows(
+    ownerId: string,
+    terms: readonly string[],
+    opts: { limit: number; preferences: number },
+  ): Promise<RecallRows>;
   /** Marks memories as recalled at `now` (`last_hit_at`). */
   touch(ownerId: string, ids: readonly string[], now: number): Promise<void>;
   /** Applies caps and the age rule to one owner (or everyone); idempotent. Returns how many were removed. */
@@ -74,4 +81,6 @@ export interface MemoryStore {
   remove(ownerId: string, id: string): Promise<boolean>;
   /** Deletes the owner's memories of `types` made by `origin` (a layer refresh replaces its lines). */
   removeByOrigin(ownerId: string, types: readonly MemoryType[], origin: MemoryOrigin): Promise<number>;
+  /** Indexes up to `limit` memories stored before recall's term index existed; returns how many (0 when none are left). */
+  indexPending(limit: number): Promise<number>;
 }

@@ -1,7 +1,8 @@
 /**
- * D1MemoryStore: the MemoryStore port over D1. CRUD through drizzle; full-text search through the
- * trigram FTS5 table `memories_fts` (raw SQL: bm25 and MATCH, scoped to the owner inside the index),
- * with the query built from quoted terms by `memory/fts-query.ts`. Recall reads matches and pinning candidates in one batch.
+ * D1MemoryStore: the MemoryStore port over D1. CRUD through drizzle. Recall ranks by bm25 from the
+ * owner-scoped term table `memory_terms` (written here with every add and edit; `memory-terms.ts`)
+ * and reads matches and pinning candidates in one batch; the API search keeps the trigram FTS5 table
+ * `memories_fts` (MATCH of quoted terms from `memory/fts-query.ts`, scoped to the owner in the index).
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { MemorySource, type MemoryOrigin, type MemoryType } from "../contracts/memory";
@@ -17,10 +18,8 @@ import type {
   StoredMemory,
 } from "../ports/memory-store";
 import { createDb, type Db } from "./db";
+import { deleteTermsStatement, insertTermsStatement, PENDING_SQL, rankedTermsSql } from "./memory-terms";
 import { memories } from "./schema";
-
-/** Rows per INSERT (D1 binds at most 100 parameters per statement; a row binds 11). */
-const INSERT_CHUNK = 9;
 
 const COLUMNS =
   "m.id, m.type, m.content, m.keywords, m.codes, m.relevance, m.origin, m.source_ref, m.created_at, m.updated_at, m.last_hit_at";
@@ -97,33 +96,38 @@ export class D1MemoryStore implements MemoryStore {
 
   async add(ownerId: string, list: readonly NewMemory[], now: number): Promise<string[]> {
     if (list.length === 0) return [];
-    const rows = list.map((m) => ({
-      id: this.newId(),
-      ownerId,
+    const rows = list.map((m) => ({ ...m, id: this.newId() }));
+    const payload = rows.map((m) => ({
+      id: m.id,
       type: m.type,
       content: m.content,
       keywords: padTerms(m.keywords),
       codes: padTerms(m.codes),
       origin: m.origin,
-      sourceRef: m.source,
-      createdAt: now,
-      updatedAt: now,
+      source: JSON.stringify(m.source),
     }));
-    const added: string[] = [];
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const inserted = await this.db
-        .insert(memories)
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .onConflictDoNothing()
-        .returning({ id: memories.id });
-      added.push(...inserted.map((r) => r.id));
-    }
-    return added;
+    // Rows and terms in one batch (one transaction), so no memory is ever stored unsearchable; rows
+    // travel as one JSON value (D1 binds at most 100 parameters per statement).
+    const [inserted] = await this.d1.batch<{ id: string }>([
+      this.d1
+        .prepare(
+          `INSERT INTO memories (id, owner_id, type, content, keywords, codes, origin, source_ref, created_at, updated_at)
+           SELECT json_extract(value, '$.id'), ?1, json_extract(value, '$.type'), json_extract(value, '$.content'),
+             json_extract(value, '$.keywords'), json_extract(value, '$.codes'), json_extract(value, '$.origin'),
+             json_extract(value, '$.source'), ?3, ?3
+           FROM json_each(?2) WHERE true
+           ON CONFLICT DO NOTHING RETURNING id`,
+        )
+        .bind(ownerId, JSON.stringify(payload), now),
+      insertTermsStatement(this.d1, ownerId, rows),
+    ]);
+    const added = new Set((inserted?.results ?? []).map((r) => r.id));
+    return rows.filter((r) => added.has(r.id)).map((r) => r.id);
   }
 
   async recallRows(
     ownerId: string,
-    match: string | null,
+    terms: readonly string[],
     opts: { limit: number; preferences: number },
   ): Promise<RecallRows> {
     const pinned = [
@@ -138,16 +142,10 @@ export class D1MemoryStore implements MemoryStore {
         )
         .bind(ownerId, opts.preferences),
     ];
-    const search = match
-      ? [
-          this.d1
-            .prepare(
-              `SELECT ${COLUMNS}, bm25(memories_fts, 1.0, 1.0, 0.0) AS rank FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
-               WHERE memories_fts MATCH ?1 AND m.owner_id = ?2 ORDER BY rank LIMIT ?3`,
-            )
-            .bind(ownerScoped(ownerId, match), ownerId, opts.limit),
-        ]
-      : [];
+    const search =
+      terms.length > 0
+        ? [this.d1.prepare(rankedTermsSql(COLUMNS)).bind(ownerId, JSON.stringify(terms), opts.limit)]
+        : [];
     const results = await this.d1.batch<RawRow>([...pinned, ...search]);
     const [persona, preferences, found] = results.map((r) => r.results);
     return {
@@ -244,7 +242,14 @@ export class D1MemoryStore implements MemoryStore {
       .set(set)
       .where(and(eq(memories.ownerId, ownerId), eq(memories.id, id)))
       .returning();
-    return row ? fromRow(row) : null;
+    if (!row) return null;
+    const stored = fromRow(row);
+    if (change.content !== undefined || change.keywords !== undefined || change.codes !== undefined)
+      await this.d1.batch([
+        deleteTermsStatement(this.d1, ownerId, id),
+        insertTermsStatement(this.d1, ownerId, [stored]),
+      ]);
+    return stored;
   }
 
   async remove(ownerId: string, id: string): Promise<boolean> {
@@ -261,6 +266,33 @@ export class D1MemoryStore implements MemoryStore {
       .where(and(eq(memories.ownerId, ownerId), inArray(memories.type, [...types]), eq(memories.origin, origin)))
       .returning({ id: memories.id });
     return gone.length;
+  }
+
+  /**
+   * Writes the terms of up to `limit` memories stored before the term table existed (any owner);
+   * returns how many it indexed (0 once all are). Idempotent.
+   */
+  async indexPending(limit: number): Promise<number> {
+    const { results } = await this.d1
+      .prepare(PENDING_SQL)
+      .bind(limit)
+      .all<{ id: string; owner_id: string; content: string; keywords: string; codes: string }>();
+    const byOwner = new Map<string, typeof results>();
+    for (const r of results) byOwner.set(r.owner_id, [...(byOwner.get(r.owner_id) ?? []), r]);
+    const statements = [...byOwner].map(([ownerId, list]) =>
+      insertTermsStatement(
+        this.d1,
+        ownerId,
+        list.map((r) => ({
+          id: r.id,
+          content: r.content,
+          keywords: unpadTerms(r.keywords),
+          codes: unpadTerms(r.codes),
+        })),
+      ),
+    );
+    if (statements.length > 0) await this.d1.batch(statements);
+    return results.length;
   }
 }
 

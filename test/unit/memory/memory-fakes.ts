@@ -6,7 +6,6 @@ export function createMemoryStoreFake(): MemoryStore & { rows: (StoredMemory & {
   const rows: (StoredMemory & { ownerId: string })[] = [];
   let n = 0;
   const mine = (ownerId: string) => rows.filter((r) => r.ownerId === ownerId);
-  const terms = (match: string) => [...match.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => (m[1] ?? "").trim());
   return {
     rows,
     async add(ownerId, list, now) {
@@ -19,8 +18,8 @@ export function createMemoryStoreFake(): MemoryStore & { rows: (StoredMemory & {
       }
       return ids;
     },
-    async recallRows(ownerId, match, opts) {
-      const wanted = match ? terms(match) : [];
+    async recallRows(ownerId, terms, opts) {
+      const wanted = [...terms];
       const matched = mine(ownerId)
         .map((r) => ({ ...r, bm25: -wanted.filter((t) => r.content.includes(t) || r.keywords.includes(t)).length }))
         .filter((r) => r.bm25 < 0)
@@ -52,6 +51,9 @@ export function createMemoryStoreFake(): MemoryStore & { rows: (StoredMemory & {
     },
     async remove() {
       return false;
+    },
+    async indexPending() {
+      return 0;
     },
     async removeByOrigin(ownerId, types, origin) {
       const gone = mine(ownerId).filter((r) => types.includes(r.type) && r.origin === origin);

@@ -30,7 +30,7 @@ export function createMemoryRecall(deps: MemoryRecallDeps): MemoryRecall {
   return {
     async recall({ userId, text }): Promise<RecalledMemories | null> {
       const query = buildRecallQuery(text);
-      const rows = await deps.store.recallRows(userId, query.match, {
+      const rows = await deps.store.recallRows(userId, query.terms, {
         limit: RECALL_CANDIDATES,
         preferences: PINNED_PREFERENCES * 4,
       });
