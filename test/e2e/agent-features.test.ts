@@ -171,6 +171,9 @@ describe("skills, profiles, sub-agents, spills and guards (scripted model)", () 
     await page.getByTestId("profile-apply").click();
     await expect.poll(() => badge.getAttribute("data-profile")).toBe("deep-dive");
     expect(await sessionProfile(id)).toBe("deep-dive");
+    // the finished turn's figures stay (stored totals catch up; they never drop back to 0)
+    expect(await page.getByTestId("status-line").textContent()).toMatch(/Usage: [1-9]/);
+    expect(await page.getByTestId("session-cost").count()).toBe(1);
     await badge.click();
     await page.getByRole("button", { name: "Reset to default" }).click();
     await expect.poll(() => badge.textContent()).toContain("default");
