@@ -11,74 +11,33 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { consoleSink } from "../console-sink";
 import { loadConfig, type Config } from "../config";
 import { formatId } from "../lib/ids";
-import { redactSecrets } from "../lib/redact";
 import { createLogger, type Logger } from "../lib/log";
-import { languageOf, type Lang } from "../runtime/errors";
-import { createModels } from "../runtime/model";
-import { buildSystemPrompt } from "../runtime/prompts/system";
+import { languageOf } from "../runtime/errors";
 import { spillKey } from "../runtime/context/spill";
-import { runTurn, type TurnDeps, type TurnRequest, type TurnResult } from "../runtime/run-turn";
+import { runTurn, type TurnResult } from "../runtime/run-turn";
 import { ZERO_USAGE } from "../runtime/usage";
 import { runPipeline } from "../runtime/pipeline";
-import { resolveProfile, validateProfiles, type EffectiveProfile } from "../runtime/profiles/resolve";
-import { skillsReminder } from "../runtime/skills/skill";
-import { lastUserText } from "../runtime/transcript";
-import { D1HintRepo, matchHints } from "../storage/hint-repo";
-import { D1SkillRepo } from "../storage/skill-repo";
 import type { ApprovalDecision, ApprovalGate } from "../runtime/tool-executor";
 import { withoutReasoning } from "../runtime/transcript";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { R2SpillStore } from "../storage/r2-spill-store";
-import { D1UsageRepo } from "../storage/usage-repo";
 import type { SessionControl } from "../ports/session-control";
-import { findTool, TOOLS } from "../tools/registry";
+import { findTool } from "../tools/registry";
 import bundledMigrations from "./migrations/migrations";
 import * as schema from "./schema";
 import { SessionStore } from "./session-store";
-import { createToolDeps } from "./tool-deps";
-import { learnFromTurn, memoryPorts } from "./session-memory";
+import { learnFromTurn } from "./session-memory";
+import type { DecisionInput, LiveTurn, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
+import { TraceWriter } from "./trace-writer";
+import { setUpTurn } from "./turn-setup";
+import { recordUsage } from "./usage-recorder";
 import { foldChunks, toStored, unansweredCalls } from "./turn-replay";
 import { sseFrame, TurnHub } from "./turn-hub";
-import { decisionOf, TurnStore, type TurnRow } from "./turn-store";
+import { TurnStore, type TurnRow } from "./turn-store";
+import { createApprovalGate } from "./approval-gate";
 
-/** What the worker passes when it creates a session. */
-export interface SessionInit {
-  id: string;
-  ownerId: string;
-  title: string;
-  profile: string | null;
-  now: number;
-}
-
-/** An RPC failure the route maps to the error envelope. */
-export interface RpcFailure {
-  ok: false;
-  code: "not_found" | "conflict" | "invalid_input";
-  message: string;
-}
-
-/** `startTurn` answer: the live stream (and the new title when the first message named the session). */
-export type StartTurnResult = { ok: true; stream: ReadableStream<Uint8Array>; title?: string } | RpcFailure;
-
-/** A user's answer to a pending approval. */
-export type DecisionInput =
-  | { decision: "allow" | "always" }
-  | { decision: "edit"; input: unknown }
-  | { decision: "deny"; reason?: string };
-
-interface LiveTurn {
-  id: string;
-  controller: AbortController;
-  waiters: Map<string, (decision: ApprovalDecision) => void>;
-  /** Whether the turn is working (true) or waiting for a person (false). */
-  awake: boolean;
-  /** Releases the keep-alive heartbeat (held while the turn works, not while it waits for a person). */
-  release: (() => void) | undefined;
-  /** Trace lines of this run (redacted JSON), after what an earlier run of the same turn wrote. */
-  trace: string[];
-  tracePrefix: Promise<string>;
-}
+export type { DecisionInput, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
 
 const DEFAULT_TITLE = "New session";
 
@@ -100,6 +59,7 @@ export class SessionAgent extends Agent<Env> {
   private readonly turns: TurnStore;
   private readonly hub = new TurnHub();
   private readonly log: Logger;
+  private readonly traces: TraceWriter;
   private live: LiveTurn | undefined;
   private nextIdx = 0;
 
@@ -109,6 +69,7 @@ export class SessionAgent extends Agent<Env> {
     this.store = new SessionStore(this.db);
     this.turns = new TurnStore(this.db);
     this.log = createLogger(consoleSink, { do: "SessionAgent" });
+    this.traces = new TraceWriter(env.SPILLS, this.turns, () => this.store.meta()?.id ?? "", this.log);
     void ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, bundledMigrations);
       this.nextIdx = this.turns.nextEventIndex();
@@ -144,8 +105,7 @@ export class SessionAgent extends Agent<Env> {
   /** A turn's trace as JSONL (the last turn when `turnId` is omitted), or null. */
   async readTrace(turnId?: string): Promise<string | null> {
     const id = turnId ?? this.turns.lastTurn()?.id;
-    if (!id || !this.turns.traceOf(id)) return null;
-    return this.spills().get(this.traceKey(id));
+    return id ? this.traces.read(id) : null;
   }
 
   /** Renames the session. */
@@ -327,37 +287,6 @@ export class SessionAgent extends Agent<Env> {
     this.emit(turnId, { type: "data-notification", data: { taskId: next.id, text: next.text } });
   }
 
-  /** The session's effective profile; a broken profile definition falls back to the default loudly. */
-  private profile(): EffectiveProfile {
-    const checked = validateProfiles(new Set(TOOLS.map((t) => t.spec.name)));
-    if (!checked.ok) {
-      this.log.error("profiles_invalid", { message: checked.error.message });
-      return resolveProfile(null);
-    }
-    return resolveProfile(this.store.meta()?.profile ?? null);
-  }
-
-  private spills(): R2SpillStore {
-    return new R2SpillStore(this.env.SPILLS);
-  }
-
-  private traceKey(turnId: string): string {
-    return `traces/${this.store.meta()?.id ?? "unknown"}/${turnId}.jsonl`;
-  }
-
-  /** Writes the turn's trace so far to R2 and indexes it in the DO (failures are logged, never fatal). */
-  private async flushTrace(turnId: string, live: LiveTurn): Promise<void> {
-    try {
-      const prefix = await live.tracePrefix;
-      const text = prefix + live.trace.map((l) => `${l}\n`).join("");
-      const key = this.traceKey(turnId);
-      await this.spills().put(key, text);
-      this.turns.indexTrace(turnId, key, text.split("\n").length - 1, text.length, Date.now());
-    } catch (error) {
-      this.log.error("trace_write_failed", { turnId, error });
-    }
-  }
-
   private turnRow(id: string): TurnRow {
     const row = this.turns.lastTurn();
     if (!row || row.id !== id) throw new Error(`turn ${id} is not the last turn`);
@@ -386,35 +315,16 @@ export class SessionAgent extends Agent<Env> {
   }
 
   private gate(turnId: string, live: LiveTurn): ApprovalGate {
-    return {
-      isAlwaysAllowed: (toolName) => this.turns.alwaysAllowedTools().has(toolName),
-      decided: (toolCallId) => {
-        const row = this.turns.decidedApprovalFor(toolCallId);
-        const decision = row ? decisionOf(row) : undefined;
-        return row && decision ? { approvalId: row.id, decision } : undefined;
+    return createApprovalGate(this.turns, turnId, live, {
+      // Waiting for a person may take long: end the open streams (clients reconnect with
+      // stream?from=N after answering) and let the DO idle; the approval survives eviction.
+      pause: () => {
+        this.hub.pause();
+        void this.traces.flush(turnId, live);
+        this.letSleep(live);
       },
-      request: (call) =>
-        new Promise<ApprovalDecision>((resolve) => {
-          this.turns.insertApproval({
-            id: call.approvalId,
-            toolCallId: call.toolCallId,
-            toolName: call.toolName,
-            input: call.input,
-            turnId,
-            now: Date.now(),
-          });
-          this.turns.updateTurn(turnId, { status: "awaiting_approval" });
-          // Waiting for a person may take long: end the open streams (clients reconnect with
-          // stream?from=N after answering) and let the DO idle; the approval survives eviction.
-          this.hub.pause();
-          void this.flushTrace(turnId, live);
-          this.letSleep(live);
-          live.waiters.set(call.approvalId, (decision) => {
-            void this.holdAwake(live);
-            resolve(decision);
-          });
-        }),
-    };
+      resume: () => void this.holdAwake(live),
+    });
   }
 
   private launch(turn: TurnRow, userId: string, resume?: ReturnType<typeof unansweredCalls>): void {
@@ -426,11 +336,7 @@ export class SessionAgent extends Agent<Env> {
       awake: false,
       release: undefined,
       trace: [],
-      tracePrefix: resume
-        ? this.spills()
-            .get(this.traceKey(turn.id))
-            .then((t) => t ?? "")
-        : Promise.resolve(""),
+      tracePrefix: resume ? this.traces.earlier(turn.id) : Promise.resolve(""),
     };
     this.live = live;
     void this.holdAwake(live);
@@ -454,7 +360,7 @@ export class SessionAgent extends Agent<Env> {
     void run;
   }
 
-  /** Builds the turn's prompt, tools and ports from the session's profile and runs it (loop or pipeline). */
+  /** Sets the turn up from the session's profile and runs it (loop or pipeline). */
   private async runLoop(
     turn: TurnRow,
     userId: string,
@@ -463,62 +369,32 @@ export class SessionAgent extends Agent<Env> {
     log: Logger,
     resume?: ReturnType<typeof unansweredCalls>,
   ): Promise<TurnResult> {
-    const sessionId = this.store.meta()?.id ?? "";
-    const profile = this.profile();
-    const db = createDb(this.env.DB);
-    const skills = new D1SkillRepo(db);
-    const history = this.history(turn.id);
-    const question = lastUserText(history.history);
-    const [skillList, hints] = await Promise.all([
-      skills.list(userId).catch((error: unknown) => (log.warn("skills_unavailable", { error }), [])),
-      new D1HintRepo(db).list(userId).catch((error: unknown) => (log.warn("hints_unavailable", { error }), [])),
-    ]);
-    const system = buildSystemPrompt({
-      now: Date.now(),
-      profilePrompt: profile.prompt,
-      skillsReminder: skillsReminder(skillList),
-      hints: matchHints(hints, question).map((h) => h.text),
-    });
-    // The profile's tools in the profile's order, plus execute_skill (skills work in every profile).
-    const tools = profile.tools
-      ? [...profile.tools, "execute_skill"].flatMap((name) => TOOLS.filter((t) => t.spec.name === name))
-      : TOOLS;
-    const req: TurnRequest = {
-      sessionId,
-      turnId: turn.id,
-      userId,
-      messageId: turn.assistantMessageId,
-      system,
-      ...history,
-      lang: turn.lang as Lang,
-      signal: live.controller.signal,
-      limits: {
-        chunkIdleMs: config.idleTimeoutMs,
-        turnMs: profile.capability ? profile.timeoutMs : config.turnTimeoutMs,
-        maxRounds: profile.maxRounds,
-        ...(config.contextWindowOverride ? { contextWindow: config.contextWindowOverride } : {}),
-      },
-      ...(resume ? { resume } : { started: true }),
-    };
-    const deps: TurnDeps = {
-      models: createModels(config.model, config.fallbackModel),
-      tools,
-      allTools: TOOLS,
-      toolDeps: createToolDeps(this.env, config, { session: this.sessionControl(sessionId), skills }),
-      gate: this.gate(turn.id, live),
-      emit: (chunk) => this.emit(turn.id, chunk),
-      onMessages: (messages) => this.turns.appendModelMessages(turn.id, messages),
-      onCompaction: (state) => this.store.setCompaction(state.summary, state.coveredCount),
-      ...memoryPorts(this.env.DB, log, (work) => this.ctx.waitUntil(work)),
-      spills: new R2SpillStore(this.env.SPILLS),
-      priceOf: (modelId) => config.prices[modelId] ?? config.prices["*"],
-      trace: (event) =>
-        live.trace.push(JSON.stringify({ at: new Date().toISOString(), ...(redactSecrets(event) as object) })),
+    const meta = this.store.meta();
+    const sessionId = meta?.id ?? "";
+    const { req, deps, profile } = await setUpTurn({
+      env: this.env,
+      config,
       log,
-      now: Date.now,
-      newId: () => newId("a_"),
-      sleep,
-    };
+      sessionId,
+      userId,
+      profile: meta?.profile ?? null,
+      turn,
+      transcript: this.history(turn.id),
+      signal: live.controller.signal,
+      resume,
+      host: {
+        gate: this.gate(turn.id, live),
+        emit: (chunk) => this.emit(turn.id, chunk),
+        onMessages: (messages) => this.turns.appendModelMessages(turn.id, messages),
+        onCompaction: (state) => this.store.setCompaction(state.summary, state.coveredCount),
+        trace: this.traces.sink(live),
+        now: Date.now,
+        newId: () => newId("a_"),
+        sleep,
+        session: this.sessionControl(sessionId),
+        waitUntil: (work) => this.ctx.waitUntil(work),
+      },
+    });
     return profile.runtime === "pipeline" && !resume ? runPipeline(req, deps, profile.steps) : runTurn(req, deps);
   }
 
@@ -550,20 +426,7 @@ export class SessionAgent extends Agent<Env> {
     });
     this.store.addUsage(result.usage);
     const ownerId = this.store.meta()?.ownerId;
-    if (ownerId && result.modelId && (result.usage.inputTokens > 0 || result.usage.outputTokens > 0)) {
-      await new D1UsageRepo(createDb(this.env.DB))
-        .add({
-          ownerId,
-          day: new Date(now).toISOString().slice(0, 10),
-          model: result.modelId,
-          inputTokens: result.usage.inputTokens,
-          outputTokens: result.usage.outputTokens,
-          cacheReadTokens: result.usage.cachedInputTokens,
-          cacheWriteTokens: result.usage.cacheWriteTokens,
-          costUsd: result.usage.costUsd,
-        })
-        .catch((error: unknown) => this.log.error("usage_record_failed", { error }));
-    }
+    if (ownerId) await recordUsage(createDb(this.env.DB), ownerId, now, result, this.log);
     const folded = await foldChunks(this.chunksOf(turnId));
     if (folded && row) {
       // The diagnosis stays with a failed turn, so a reload still shows what went wrong.
@@ -586,7 +449,7 @@ export class SessionAgent extends Agent<Env> {
         }),
       );
     if (this.live?.id === turnId) {
-      await this.flushTrace(turnId, this.live);
+      await this.traces.flush(turnId, this.live);
       this.live = undefined;
     }
     this.hub.close();

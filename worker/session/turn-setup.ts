@@ -1,0 +1,107 @@
+/**
+ * Everything a turn needs, from the session's profile: the system prompt (stable core, profile lines,
+ * skills reminder, matched hints), the visible tools, the request and the ports. The DO supplies its
+ * storage callbacks; this module only assembles.
+ */
+import type { ModelMessage } from "ai";
+import type { Config } from "../config";
+import type { Logger } from "../lib/log";
+import type { SessionControl } from "../ports/session-control";
+import type { Lang } from "../runtime/errors";
+import { createModels } from "../runtime/model";
+import { resolveProfile, validateProfiles, type EffectiveProfile } from "../runtime/profiles/resolve";
+import { buildSystemPrompt } from "../runtime/prompts/system";
+import type { TurnDeps, TurnRequest } from "../runtime/run-turn";
+import { skillsReminder } from "../runtime/skills/skill";
+import { lastUserText } from "../runtime/transcript";
+import type { unansweredCalls } from "./turn-replay";
+import { createDb } from "../storage/db";
+import { D1HintRepo, matchHints } from "../storage/hint-repo";
+import { R2SpillStore } from "../storage/r2-spill-store";
+import { D1SkillRepo } from "../storage/skill-repo";
+import { TOOLS } from "../tools/registry";
+import { memoryPorts } from "./session-memory";
+import { createToolDeps } from "./tool-deps";
+
+/** The effective profile; a broken profile definition falls back to the default, loudly. */
+export function effectiveProfile(profile: string | null, log: Logger): EffectiveProfile {
+  const checked = validateProfiles(new Set(TOOLS.map((t) => t.spec.name)));
+  if (!checked.ok) {
+    log.error("profiles_invalid", { message: checked.error.message });
+    return resolveProfile(null);
+  }
+  return resolveProfile(profile);
+}
+
+/** What the DO hands over to set a turn up. */
+export interface TurnSetupInput {
+  env: Env;
+  config: Config;
+  log: Logger;
+  sessionId: string;
+  userId: string;
+  profile: string | null;
+  turn: { id: string; assistantMessageId: string; lang: string };
+  transcript: { history: ModelMessage[]; summary?: { text: string; coveredCount: number } };
+  signal: AbortSignal;
+  resume: ReturnType<typeof unansweredCalls> | undefined;
+  /** The DO's side of the turn: storage, streaming, approvals, tracing. */
+  host: Pick<TurnDeps, "gate" | "emit" | "onMessages" | "onCompaction" | "trace" | "now" | "newId" | "sleep"> & {
+    session: SessionControl;
+    waitUntil: (work: Promise<unknown>) => void;
+  };
+}
+
+/** The request, the ports and the profile of a turn. */
+export async function setUpTurn(
+  o: TurnSetupInput,
+): Promise<{ req: TurnRequest; deps: TurnDeps; profile: EffectiveProfile }> {
+  const profile = effectiveProfile(o.profile, o.log);
+  const db = createDb(o.env.DB);
+  const skills = new D1SkillRepo(db);
+  const question = lastUserText(o.transcript.history);
+  const [skillList, hints] = await Promise.all([
+    skills.list(o.userId).catch((error: unknown) => (o.log.warn("skills_unavailable", { error }), [])),
+    new D1HintRepo(db).list(o.userId).catch((error: unknown) => (o.log.warn("hints_unavailable", { error }), [])),
+  ]);
+  const system = buildSystemPrompt({
+    now: o.host.now(),
+    profilePrompt: profile.prompt,
+    skillsReminder: skillsReminder(skillList),
+    hints: matchHints(hints, question).map((h) => h.text),
+  });
+  // The profile's tools in the profile's order, plus execute_skill (skills work in every profile).
+  const tools = profile.tools
+    ? [...profile.tools, "execute_skill"].flatMap((name) => TOOLS.filter((t) => t.spec.name === name))
+    : TOOLS;
+  const req: TurnRequest = {
+    sessionId: o.sessionId,
+    turnId: o.turn.id,
+    userId: o.userId,
+    messageId: o.turn.assistantMessageId,
+    system,
+    ...o.transcript,
+    lang: o.turn.lang as Lang,
+    signal: o.signal,
+    limits: {
+      chunkIdleMs: o.config.idleTimeoutMs,
+      turnMs: profile.capability ? profile.timeoutMs : o.config.turnTimeoutMs,
+      maxRounds: profile.maxRounds,
+      ...(o.config.contextWindowOverride ? { contextWindow: o.config.contextWindowOverride } : {}),
+    },
+    ...(o.resume ? { resume: o.resume } : { started: true }),
+  };
+  const { session, waitUntil, ...host } = o.host;
+  const deps: TurnDeps = {
+    ...host,
+    models: createModels(o.config.model, o.config.fallbackModel),
+    tools,
+    allTools: TOOLS,
+    toolDeps: createToolDeps(o.env, o.config, { session, skills }),
+    ...memoryPorts(o.env.DB, o.log, waitUntil),
+    spills: new R2SpillStore(o.env.SPILLS),
+    priceOf: (modelId) => o.config.prices[modelId] ?? o.config.prices["*"],
+    log: o.log,
+  };
+  return { req, deps, profile };
+}
