@@ -29,7 +29,11 @@ function dates(n: number): string[] {
   return out;
 }
 
-/** A seeded CN-like walk with amounts (so L1 reads turnover as it does from the cache). */
+/**
+ * A seeded CN-like walk with amounts (so L1 reads turnover as it does from the cache). Prices are on
+ * the A-share tick of 0.01 CNY, as Eastmoney and Tencent deliver them (and as the cache stores them);
+ * 17-digit floats would make the chunk JSON several times larger than real cached data.
+ */
 function walk(rng: Rng, days: readonly string[]): Bar[] {
   let c = uniform(rng, 3, 80);
   const drift = uniform(rng, -0.002, 0.003);
@@ -41,7 +45,16 @@ function walk(rng: Rng, days: readonly string[]): Bar[] {
     const high = Math.max(open, c) * (1 + Math.abs(0.5 * vol * gauss(rng)));
     const low = Math.min(open, c) * (1 - Math.abs(0.5 * vol * gauss(rng)));
     const volume = Math.round(v0 * Math.exp(0.3 * gauss(rng)));
-    return { date, open, high, low, close: c, volume, amount: volume * c };
+    const tick = (x: number) => Math.round(x * 100) / 100;
+    return {
+      date,
+      open: tick(open),
+      high: tick(high),
+      low: tick(low),
+      close: tick(c),
+      volume,
+      amount: Math.round(volume * c),
+    };
   });
 }
 
