@@ -363,6 +363,19 @@ describe("other background jobs", () => {
     // A redelivered start of a finished backtest sends nothing more.
     expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
     expect(sent.filter((m) => (m as { kind: string }).kind === "backtest.batch")).toHaveLength(5);
+    // The per-day rows are freed once the task is complete; a late redelivery is still a duplicate.
+    expect(await deliver(deps, batches[4] as never)).toMatchObject({ acked: true });
+    const { runInDurableObject } = await import("cloudflare:test");
+    const leftover = await runInDurableObject(coordinator as never, (_instance: unknown, state: DurableObjectState) => {
+      const tables = state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'bt_%'")
+        .toArray();
+      const bytes = state.storage.sql
+        .exec<{ n: number }>("SELECT COALESCE(SUM(LENGTH(data)), 0) AS n FROM partials")
+        .one().n;
+      return { tables: tables.length, bytes };
+    });
+    expect(leftover).toEqual({ tables: 0, bytes: 10 });
   }, 60_000);
 
   it("writes a rule-based report with the offline model, labelled as such", async () => {

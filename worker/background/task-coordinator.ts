@@ -163,11 +163,24 @@ export class TaskCoordinator extends DurableObject<Env> {
       try {
         await this.finish(plan, deps);
         this.setMeta("finished", "1");
+        this.dropPartials();
       } finally {
         this.finalizing = false;
       }
     }
     return { ...(await this.state()), status: fresh ? "accepted" : "duplicate" };
+  }
+
+  /**
+   * Frees the bulky per-batch data once the task is complete (a full-market backtest stores
+   * ~200 MB of day rows); the batch numbers stay, so a redelivered batch is still a duplicate.
+   */
+  private dropPartials(): void {
+    this.ctx.storage.transactionSync(() => {
+      this.ctx.storage.sql.exec("UPDATE partials SET data = '{}'");
+      this.ctx.storage.sql.exec("DROP TABLE IF EXISTS bt_days");
+      this.ctx.storage.sql.exec("DROP TABLE IF EXISTS bt_symbols");
+    });
   }
 
   private async finish(plan: Plan, deps: ReturnType<typeof backgroundDeps>): Promise<void> {
