@@ -15,7 +15,6 @@ import { countMemories } from "../../worker/storage/memory-repo";
 import { call, chunksOf, eventually, modelRequests, newSession, script, sendAndRead } from "./turn-helpers";
 import { testEnv } from "./test-env";
 
-const OWNER = "local";
 
 async function listMemories(query = ""): Promise<Memory[]> {
   const res = await call(`/api/memory${query}`);

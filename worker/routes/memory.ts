@@ -6,7 +6,7 @@
 import { getAgentByName } from "agents";
 import { Hono, type Context } from "hono";
 import { SessionDetail, type StoredUIMessage } from "../contracts/api";
-import { Memory, MemoryListQuery, MemoryPatchBody, type MemoryList, type MemoryTrace } from "../contracts/memory";
+import { MemoryListQuery, MemoryPatchBody, type Memory, type MemoryList, type MemoryTrace } from "../contracts/memory";
 import { AppError } from "../lib/app-error";
 import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
