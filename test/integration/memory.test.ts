@@ -15,7 +15,6 @@ import { countMemories } from "../../worker/storage/memory-repo";
 import { call, chunksOf, eventually, modelRequests, newSession, script, sendAndRead } from "./turn-helpers";
 import { testEnv } from "./test-env";
 
-
 async function listMemories(query = ""): Promise<Memory[]> {
   const res = await call(`/api/memory${query}`);
   expect(res.status).toBe(200);
