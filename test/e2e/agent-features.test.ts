@@ -285,4 +285,40 @@ describe("skills, profiles, sub-agents, spills and guards (scripted model)", () 
     await shot(page, "guard-banner");
     await page.close();
   });
+
+  it("shows a finished background task reported into the session as a system notice, not the person's message", async () => {
+    const page = await openPage(browser, appUrl);
+    await script(modelUrl, "mk-notify", [
+      { toolCalls: [{ name: "screen_stocks", arguments: { board: "chinext" } }] },
+      { text: "Screening started." },
+      { text: "The screening is done: see the notice." },
+    ]);
+    const id = await startChat(page, "screen chinext mk-notify");
+    await expect.poll(() => lastAnswer(page)).toContain("Screening started.");
+    // the task finishes in the background and starts its own turn; a reload shows it
+    await expect
+      .poll(
+        async () => {
+          const body = (await (await fetch(`${appUrl}/api/sessions/${id}`)).json()) as {
+            messages: { role: string; metadata?: { kind?: string; status?: string } }[];
+          };
+          const at = body.messages.findIndex((m) => m.metadata?.kind === "notification");
+          const last = body.messages.at(-1);
+          return at >= 0 && body.messages.length > at + 1 && last?.metadata?.status === "done";
+        },
+        { timeout: 45_000, interval: 500 },
+      )
+      .toBe(true);
+    await page.reload();
+    const notice = page.getByTestId("system-notice");
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain("System notice");
+    expect(await page.getByTestId("user-message").count()).toBe(1);
+    const answer = page.getByTestId("assistant-message").last();
+    expect(await answer.textContent()).toContain("The screening is done");
+    expect(await answer.locator('[data-note="notification"]').textContent()).toMatch(/Background task \S+ finished/);
+    await shot(page, "notification-notice");
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
 });
