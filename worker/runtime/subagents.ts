@@ -71,7 +71,11 @@ export function createSubagentRunner(o: {
             case "tool-input-available":
             case "tool-output-available":
             case "tool-output-error":
-              o.emit({ ...chunk, toolMetadata: marked });
+              // Keep the executor's metadata (run time) and say which delegation the call belongs to.
+              o.emit({
+                ...chunk,
+                toolMetadata: { ...("toolMetadata" in chunk ? chunk.toolMetadata : {}), ...marked, parent: toolCallId },
+              });
               return;
             case "tool-input-delta":
             case "tool-approval-request":

@@ -158,6 +158,17 @@ describe("sub-agents", () => {
         (c as { toolMetadata?: { subagent?: string } }).toolMetadata?.subagent === "research",
     );
     expect(marked).toHaveLength(2);
+    const delegateCall = run.chunks.find(
+      (c) => c.type === "tool-input-available" && (c as { toolName: string }).toolName === "delegate_to_research",
+    ) as { toolCallId: string };
+    const output = run.chunks.find(
+      (c) =>
+        c.type === "tool-output-available" &&
+        (c as { toolMetadata?: { subagent?: string } }).toolMetadata?.subagent === "research",
+    );
+    expect(output).toMatchObject({
+      toolMetadata: { subagent: "research", parent: delegateCall.toolCallId, ms: expect.any(Number) },
+    });
     expect(run.chunks.some((c) => c.type === "data-subagent")).toBe(true);
     expect(run.result.rounds).toBe(4); // the sub-agent's 2 rounds count against the turn
   });
