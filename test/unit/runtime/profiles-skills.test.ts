@@ -161,12 +161,12 @@ describe("sub-agents", () => {
     const delegateCall = run.chunks.find(
       (c) => c.type === "tool-input-available" && (c as { toolName: string }).toolName === "delegate_to_research",
     ) as { toolCallId: string };
-    const output = run.chunks.find(
+    const nestedOutput = run.chunks.find(
       (c) =>
         c.type === "tool-output-available" &&
         (c as { toolMetadata?: { subagent?: string } }).toolMetadata?.subagent === "research",
     );
-    expect(output).toMatchObject({
+    expect(nestedOutput).toMatchObject({
       toolMetadata: { subagent: "research", parent: delegateCall.toolCallId, ms: expect.any(Number) },
     });
     expect(run.chunks.some((c) => c.type === "data-subagent")).toBe(true);
