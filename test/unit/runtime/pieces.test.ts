@@ -180,3 +180,21 @@ describe("trace redaction", () => {
     });
   });
 });
+
+describe("offline answers without a phase start", () => {
+  it("leaves the start date out instead of printing a placeholder", async () => {
+    const { composeAnswer } = await import("../../../worker/runtime/offline/answers");
+    const text = composeAnswer(
+      [
+        {
+          toolName: "analyze_stock",
+          isError: false,
+          output: { analysis: { asOf: "2026-06-30", phase: { name: "NONE", since: null } } },
+        },
+      ],
+      "en",
+    );
+    expect(text).toContain("phase: NONE, data as of 2026-06-30.");
+    expect(text).not.toContain("since ?");
+  });
+});

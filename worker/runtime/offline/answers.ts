@@ -38,10 +38,12 @@ function describeAnalysis(o: Record<string, unknown>, lang: Lang): string[] | un
   const symbol = brief
     ? `${String(brief.id ?? brief.code ?? "")} ${String(brief.name ?? "")}`.trim()
     : (scalar(analysis.symbol) ?? scalar(o.code) ?? "");
+  const since =
+    typeof phase.since === "string" ? (lang === "zh" ? `（自 ${phase.since}）` : ` (since ${phase.since})`) : "";
   lines.push(
     lang === "zh"
-      ? `**${symbol}** 当前阶段：${name}（自 ${String(phase.since ?? "?")}），数据截至 ${String(analysis.asOf ?? "?")}。`
-      : `**${symbol}** phase: ${name} (since ${String(phase.since ?? "?")}), data as of ${String(analysis.asOf ?? "?")}.`,
+      ? `**${symbol}** 当前阶段：${name}${since}，数据截至 ${String(analysis.asOf ?? "?")}。`
+      : `**${symbol}** phase: ${name}${since}, data as of ${String(analysis.asOf ?? "?")}.`,
   );
   const tr = isRecord(analysis.tradingRange) ? analysis.tradingRange : undefined;
   if (tr)
