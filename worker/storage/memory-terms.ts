@@ -1,5 +1,5 @@
 /**
- * Statements over `memory_terms` (migration 0010), the owner-scoped term table recall ranks from:
+ * Statements over `memory_terms` (migrations 0010, 0011: each posting carries its memory's length), the owner-scoped term table recall ranks from:
  * writing a memory's terms (`memory/index-terms.ts`) and the bm25 candidate query. bm25 is FTS5's
  * own formula (k1 = 1.2, b = 0.75, IDF clamped at 1e-6, a row's length counting its owner_id column
  * as memories_fts did), with its statistics — row count, average length, rows per term — taken over
@@ -21,11 +21,14 @@ export function insertTermsStatement(
   ownerId: string,
   list: readonly TermSource[],
 ): D1PreparedStatement {
-  const payload = list.map((m) => ({ id: m.id, terms: memoryIndexTerms(m).map((t) => [t.term, t.tf]) }));
+  const payload = list.map((m) => {
+    const terms = memoryIndexTerms(m);
+    return { id: m.id, len: terms[0]?.tf ?? 0, terms: terms.map((t) => [t.term, t.tf]) };
+  });
   return d1
     .prepare(
-      `INSERT OR IGNORE INTO memory_terms (owner_id, term, seq, tf)
-       SELECT m.owner_id, json_extract(t.value, '$[0]'), m.seq, json_extract(t.value, '$[1]')
+      `INSERT OR IGNORE INTO memory_terms (owner_id, term, seq, tf, len)
+       SELECT m.owner_id, json_extract(t.value, '$[0]'), m.seq, json_extract(t.value, '$[1]'), json_extract(e.value, '$.len')
        FROM json_each(?2) AS e
        JOIN memories m ON m.owner_id = ?1 AND m.id = json_extract(e.value, '$.id'),
        json_each(e.value, '$.terms') AS t`,
@@ -43,8 +46,9 @@ export function deleteTermsStatement(d1: D1Database, ownerId: string, id: string
 /**
  * The owner's best `?3` memories for the terms `?2` (a JSON array), best first, with `rank` = −bm25
  * (lower is better, as FTS5 reports it). Every lookup goes through the primary key
- * (owner_id, term): the work grows with the owner's rows that hold a query term, never with the
- * table. `columns` are memory columns qualified by `m.`.
+ * (owner_id, term), driven from the query terms (CROSS JOIN fixes that order: a scan of the owner's
+ * postings filtered by term is what the planner picks otherwise): the work grows with the owner's
+ * rows that hold a query term, never with the table. `columns` are memory columns qualified by `m.`.
  */
 export function rankedTermsSql(columns: string): string {
   const ownerLength = "max(0, length(?1) - 2)";
@@ -54,14 +58,12 @@ export function rankedTermsSql(columns: string): string {
     ),
     idf AS (
       SELECT t.term, max(1e-6, ln((stats.n - count(*) + 0.5) / (count(*) + 0.5))) AS w
-      FROM memory_terms t, stats WHERE t.owner_id = ?1 AND t.term IN q GROUP BY t.term
+      FROM q CROSS JOIN memory_terms t ON t.owner_id = ?1 AND t.term = q.term, stats GROUP BY t.term
     ),
     hits AS (
-      SELECT t.seq, sum(idf.w * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * (len.tf + ${ownerLength}) / max(stats.avgdl, 1.0)))) AS score
-      FROM memory_terms t
-      JOIN idf ON idf.term = t.term
-      JOIN memory_terms len ON len.owner_id = ?1 AND len.term = '${LENGTH_TERM}' AND len.seq = t.seq, stats
-      WHERE t.owner_id = ?1 AND t.term IN q
+      SELECT t.seq, sum(idf.w * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * (t.len + ${ownerLength}) / max(stats.avgdl, 1.0)))) AS score
+      FROM idf
+      CROSS JOIN memory_terms t ON t.owner_id = ?1 AND t.term = idf.term, stats
       GROUP BY t.seq ORDER BY score DESC, t.seq DESC LIMIT ?3
     )
     SELECT ${columns}, -hits.score AS rank FROM hits JOIN memories m ON m.seq = hits.seq ORDER BY rank, m.seq DESC`;
