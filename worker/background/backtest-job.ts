@@ -15,6 +15,7 @@ import { prepareSymbol, symbolDay, WARMUP, type BacktestSymbol } from "../engine
 import { resolveParams } from "../engine/params";
 import type { TaskRecord } from "../ports/task-store";
 import type { BackgroundDeps } from "./background-deps";
+import { fanOutBatches } from "./fan-out";
 import type { BacktestBatchPart, BacktestDay } from "./backtest-partials";
 import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
@@ -37,9 +38,6 @@ export const BacktestBatchMessage = z.object({
   ),
 });
 export type BacktestBatchMessage = z.infer<typeof BacktestBatchMessage>;
-
-/** Messages per `sendBatch` call. */
-const SEND_CHUNK = 20;
 
 function parseInput(rec: TaskRecord): BacktestInput {
   const parsed = BacktestInput.safeParse(rec.input);
@@ -80,25 +78,7 @@ export async function runBacktestJob(d: BackgroundDeps, rec: TaskRecord): Promis
   const total = Math.max(1, Math.ceil(symbols.length / d.batchSize));
   const state = await coordinatorOf(d, rec.view.id).beginBacktest({ taskId: rec.view.id, total, replay: plan });
   if (state.cancelled || state.finished) return;
-  const messages: { body: BacktestBatchMessage }[] = [];
-  for (let b = 0; b < total; b++) {
-    const slice = symbols.slice(b * d.batchSize, (b + 1) * d.batchSize);
-    messages.push({
-      body: {
-        kind: "backtest.batch",
-        taskId: rec.view.id,
-        batch: b,
-        symbols: slice.map((s) => ({ id: s.id, name: s.name, industry: s.industry, board: s.board })),
-      },
-    });
-  }
-  for (let i = 0; i < messages.length; i += SEND_CHUNK) await d.queue.sendBatch(messages.slice(i, i + SEND_CHUNK));
-  await d.tasks.transition(
-    rec.view.id,
-    ["running"],
-    { progress: { stage: "fan-out", detail: `${symbols.length} symbols in ${total} batches`, pct: 10 } },
-    d.now(),
-  );
+  await fanOutBatches(d, rec.view.id, "backtest.batch", symbols, total);
 }
 
 /** The map of one batch: every replay day of its symbols (those with enough history), in order. */

@@ -9,6 +9,7 @@ import type { Bar } from "../contracts/analysis";
 import { ScreenInput, type ScreeningResult } from "../contracts/screening";
 import type { TaskRecord } from "../ports/task-store";
 import type { BackgroundDeps } from "./background-deps";
+import { fanOutBatches } from "./fan-out";
 import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { screenFeatures, SCREEN_WINDOW } from "./screen-features";
@@ -30,9 +31,6 @@ export const ScreenBatchMessage = z.object({
   ),
 });
 export type ScreenBatchMessage = z.infer<typeof ScreenBatchMessage>;
-
-/** Messages per `sendBatch` call (stays under the 256 KB batch limit). */
-const SEND_CHUNK = 20;
 
 async function indexBars(d: BackgroundDeps, u: Universe): Promise<{ index: Bar[]; smallCap: Bar[] }> {
   const [main, small] = await Promise.all([
@@ -94,25 +92,7 @@ export async function startScreening(d: BackgroundDeps, rec: TaskRecord): Promis
   const plan: ScreenPlan = { taskId: rec.view.id, total, input, universe: u, index, smallCap, notes };
   const state = await coordinatorOf(d, rec.view.id).begin(plan);
   if (state.cancelled || state.finished) return;
-  const messages: { body: ScreenBatchMessage }[] = [];
-  for (let b = 0; b < total; b++) {
-    const slice = symbols.slice(b * d.batchSize, (b + 1) * d.batchSize);
-    messages.push({
-      body: {
-        kind: "screen.batch",
-        taskId: rec.view.id,
-        batch: b,
-        symbols: slice.map((s) => ({ id: s.id, name: s.name, industry: s.industry, board: s.board })),
-      },
-    });
-  }
-  for (let i = 0; i < messages.length; i += SEND_CHUNK) await d.queue.sendBatch(messages.slice(i, i + SEND_CHUNK));
-  await d.tasks.transition(
-    rec.view.id,
-    ["running"],
-    { progress: { stage: "fan-out", detail: `${symbols.length} symbols in ${total} batches`, pct: 10 } },
-    d.now(),
-  );
+  await fanOutBatches(d, rec.view.id, "screen.batch", symbols, total);
 }
 
 /** The `screen.batch` handler. */
