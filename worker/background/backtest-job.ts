@@ -6,7 +6,7 @@
  * the per-day rows to the coordinator, which replays the portfolio day by day once all are in
  * (backtest-partials.ts). Without cached index bars it falls back to one call over the universe.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import type { Bar } from "../contracts/analysis";
 import { BacktestInput } from "../contracts/backtest";
 import { replayWindow, tradeRules, type DayReplayPlan } from "../engine/backtest/day-replay";
@@ -15,7 +15,7 @@ import { prepareSymbol, symbolDay, WARMUP, type BacktestSymbol } from "../engine
 import { resolveParams } from "../engine/params";
 import type { TaskRecord } from "../ports/task-store";
 import type { BackgroundDeps } from "./background-deps";
-import { fanOutBatches } from "./fan-out";
+import { batchMessage, fanOutBatches } from "./fan-out";
 import type { BacktestBatchPart, BacktestDay } from "./backtest-partials";
 import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
@@ -24,19 +24,7 @@ import { coordinatorOf } from "./screen-jobs";
 import { boardFilter, universeFor } from "./universe";
 
 /** A backtest fan-out batch message. */
-export const BacktestBatchMessage = z.object({
-  kind: z.literal("backtest.batch"),
-  taskId: z.string().min(1),
-  batch: z.number().int().nonnegative(),
-  symbols: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      industry: z.string().nullable(),
-      board: z.enum(["main", "chinext", "star", "bse"]).nullable(),
-    }),
-  ),
-});
+export const BacktestBatchMessage = batchMessage("backtest.batch");
 export type BacktestBatchMessage = z.infer<typeof BacktestBatchMessage>;
 
 function parseInput(rec: TaskRecord): BacktestInput {

@@ -4,12 +4,12 @@
  * `screen.batch` computes its symbols' features and hands them to the coordinator, which completes
  * the task when the last batch is in. Batches of a cancelled or finished task are no-ops.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import type { Bar } from "../contracts/analysis";
 import { ScreenInput, type ScreeningResult } from "../contracts/screening";
 import type { TaskRecord } from "../ports/task-store";
 import type { BackgroundDeps } from "./background-deps";
-import { fanOutBatches } from "./fan-out";
+import { batchMessage, fanOutBatches } from "./fan-out";
 import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { screenFeatures, SCREEN_WINDOW } from "./screen-features";
@@ -17,19 +17,7 @@ import type { ScreenPlan } from "./task-coordinator";
 import { boardFilter, universeFor, type Universe } from "./universe";
 
 /** A fan-out batch message. */
-export const ScreenBatchMessage = z.object({
-  kind: z.literal("screen.batch"),
-  taskId: z.string().min(1),
-  batch: z.number().int().nonnegative(),
-  symbols: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      industry: z.string().nullable(),
-      board: z.enum(["main", "chinext", "star", "bse"]).nullable(),
-    }),
-  ),
-});
+export const ScreenBatchMessage = batchMessage("screen.batch");
 export type ScreenBatchMessage = z.infer<typeof ScreenBatchMessage>;
 
 async function indexBars(d: BackgroundDeps, u: Universe): Promise<{ index: Bar[]; smallCap: Bar[] }> {
