@@ -209,8 +209,9 @@ describe("cancel", () => {
     const rest = await readRest(reader);
     const chunks = chunksOf([...frames, ...parseFrames(rest)]);
     // The model request was aborted rather than left to finish (~10 s of scripted text).
-    const recorded = (await modelRequests(key)) as unknown as { clientAborted: boolean }[];
-    expect(recorded[0]?.clientAborted).toBe(true);
+    await expect
+      .poll(async () => ((await modelRequests(key)) as unknown as { clientAborted: boolean }[])[0]?.clientAborted)
+      .toBe(true);
     expect(chunks.filter((c) => c.type === "text-delta").length).toBeLessThan(100);
     expect(chunks.at(-1)).toEqual({ type: "abort", reason: "cancelled" });
     const session = await readSession(id);
