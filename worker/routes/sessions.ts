@@ -22,6 +22,7 @@ import type { RpcFailure, SessionAgent } from "../session/session-agent";
 import { readJson } from "../http/read-json";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
+import { D1AuditTombstones } from "../storage/audit-tombstone-repo";
 
 const SESSION_PREFIX = "s_";
 const DEFAULT_TITLE = "New session";
@@ -46,7 +47,7 @@ export const SSE_HEADERS = {
 };
 
 /** The caller's session stub, or 404 (unknown, malformed or someone else's id). */
-async function ownedSession(
+export async function ownedSession(
   c: Context<AppEnv>,
 ): Promise<{ id: string; stub: DurableObjectStub<SessionAgent>; index: D1SessionIndex }> {
   const id = c.req.param("id") ?? "";
@@ -88,6 +89,17 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .delete("/:id", async (c) => {
     const { id, stub, index } = await ownedSession(c);
+    // The chain's head outlives the session in D1, so a deletion is visible to a later audit.
+    const head = await stub.auditHead();
+    if (head)
+      await new D1AuditTombstones(createDb(c.env.DB)).insert({
+        sessionId: id,
+        ownerId: c.var.userId,
+        headHash: head.head,
+        entries: head.count,
+        signed: head.signed,
+        deletedAt: Date.now(),
+      });
     await index.remove(id);
     await stub.erase();
     c.var.log.info("session_deleted", { sessionId: id });
@@ -134,7 +146,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const { stub } = await ownedSession(c);
     const body = await readJson(c, ApprovalBody);
     const approvalId = c.req.param("approvalId");
-    const answer = await stub.decide(approvalId, body);
+    const answer = await stub.decide(approvalId, body, c.var.userId);
     if (!answer.ok) throw rpcError(answer);
     return c.json({ ok: true });
   });

@@ -36,6 +36,9 @@ import { foldChunks, toStored, unansweredCalls } from "./turn-replay";
 import { sseFrame, TurnHub } from "./turn-hub";
 import { TurnStore, type TurnRow } from "./turn-store";
 import { createApprovalGate } from "./approval-gate";
+import { AuditLog } from "./audit-log";
+import type { AuditHead } from "../contracts/audit";
+import { signerFor } from "../http/audit-signer";
 
 export type { DecisionInput, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
 
@@ -52,6 +55,33 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** `AUDIT_KEY` from the settings; a misconfigured deployment signs nothing rather than failing turns. */
+function auditKeyOf(env: Env): string | undefined {
+  try {
+    return loadConfig(env).auditKey;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The settings that shape an answer, recorded in audit entries (never secrets or base URLs' keys). */
+function auditSettings(env: Env, profile: string | null): Record<string, unknown> {
+  try {
+    const c = loadConfig(env);
+    return {
+      profile,
+      offline: c.model === undefined,
+      fallbackModel: c.fallbackModel?.model ?? null,
+      contextWindow: c.contextWindowOverride ?? null,
+      marketData: c.marketData,
+      idleTimeoutMs: c.idleTimeoutMs,
+      turnTimeoutMs: c.turnTimeoutMs,
+    };
+  } catch {
+    return { profile };
+  }
+}
+
 /** The session Durable Object. Class name = binding name. */
 export class SessionAgent extends Agent<Env> {
   private readonly db: DrizzleSqliteDODatabase<typeof schema>;
@@ -60,6 +90,7 @@ export class SessionAgent extends Agent<Env> {
   private readonly hub = new TurnHub();
   private readonly log: Logger;
   private readonly traces: TraceWriter;
+  private readonly audit: AuditLog;
   private live: LiveTurn | undefined;
   private nextIdx = 0;
 
@@ -70,6 +101,13 @@ export class SessionAgent extends Agent<Env> {
     this.turns = new TurnStore(this.db);
     this.log = createLogger(consoleSink, { do: "SessionAgent" });
     this.traces = new TraceWriter(env.SPILLS, this.turns, () => this.store.meta()?.id ?? "", this.log);
+    const spills = new R2SpillStore(env.SPILLS);
+    this.audit = new AuditLog(
+      this.db,
+      () => signerFor(auditKeyOf(env)),
+      (ref) => spills.get(ref),
+      this.log,
+    );
     void ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, bundledMigrations);
       this.nextIdx = this.turns.nextEventIndex();
@@ -90,8 +128,10 @@ export class SessionAgent extends Agent<Env> {
   async snapshotJson(): Promise<string | null> {
     const open = this.turns.openTurn();
     const folded = open ? await foldChunks(this.chunksOf(open.id)) : undefined;
+    await this.audit.settled();
     return this.store.snapshotJson(
       open && folded ? toStored(folded, open.assistantMessageId, { status: open.status }) : undefined,
+      this.audit.head(),
     );
   }
 
@@ -106,6 +146,18 @@ export class SessionAgent extends Agent<Env> {
   async readTrace(turnId?: string): Promise<string | null> {
     const id = turnId ?? this.turns.lastTurn()?.id;
     return id ? this.traces.read(id) : null;
+  }
+
+  /** The audit chain's head (null before the first turn ended), after queued writes. */
+  async auditHead(): Promise<AuditHead | null> {
+    await this.audit.settled();
+    return this.audit.head();
+  }
+
+  /** Audit entries after `afterSeq` (JSON lines, in order), at most `limit`. */
+  async auditLines(afterSeq: number, limit: number): Promise<string[]> {
+    await this.audit.settled();
+    return this.audit.lines(afterSeq, limit).map((r) => r.line);
   }
 
   /** Renames the session. */
@@ -206,7 +258,7 @@ export class SessionAgent extends Agent<Env> {
   }
 
   /** Answers a pending approval; the turn continues (resumed from storage if the DO was evicted). */
-  async decide(approvalId: string, answer: DecisionInput): Promise<{ ok: true } | RpcFailure> {
+  async decide(approvalId: string, answer: DecisionInput, by?: string): Promise<{ ok: true } | RpcFailure> {
     const row = this.turns.approval(approvalId);
     if (!row) return { ok: false, code: "not_found", message: `approval ${approvalId} not found` };
     if (row.status !== "pending")
@@ -222,7 +274,7 @@ export class SessionAgent extends Agent<Env> {
       }
       decision = { decision: "edit", input: parsed.data };
     }
-    this.turns.decide(approvalId, decision, Date.now());
+    this.turns.decide(approvalId, decision, Date.now(), by ?? this.store.meta()?.ownerId ?? null);
     if (decision.decision === "always") this.turns.allowAlways(row.toolName);
     const waiter = this.live?.waiters.get(approvalId);
     if (waiter) {
@@ -433,6 +485,20 @@ export class SessionAgent extends Agent<Env> {
       const metadata = result.error ? { status: result.status, error: result.error } : { status: result.status };
       this.store.appendMessage(toStored(folded, row.assistantMessageId, metadata), now);
     }
+    const meta = this.store.meta();
+    if (row && meta)
+      await this.audit.record({
+        sessionId: meta.id,
+        ownerId: meta.ownerId,
+        turn: row,
+        endedAt: now,
+        status: result.status,
+        modelId: result.modelId,
+        usage: { ...result.usage },
+        settings: auditSettings(this.env, meta.profile),
+        chunks: this.chunksOf(turnId),
+        view: result.view,
+      });
     // Long-term memory learns from the stored turn after the answer, never delaying it.
     if (ownerId && row)
       this.ctx.waitUntil(
