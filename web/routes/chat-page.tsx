@@ -4,6 +4,7 @@ import { ApprovalDialog } from "../components/approval-dialog";
 import { Composer } from "../components/composer";
 import { MessageList } from "../components/message-list";
 import { ProfileSwitch } from "../components/profile-switch";
+import { AuditBadge } from "../components/audit-badge";
 import { ShareButton } from "../components/share-button";
 import { StatusLine } from "../components/status-line";
 import { TasksPanel } from "../components/tasks-panel";
@@ -42,6 +43,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           <h1 className="chat-title">
             {s.title || "…"} <ShareButton sessionId={sessionId} />
           </h1>
+          <AuditBadge target={{ sessionId }} version={s.history.length} />
           {!s.loading && <ProfileSwitch profile={s.profile} onSwitch={s.setProfile} />}
         </header>
         {s.loadError && (

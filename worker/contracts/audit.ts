@@ -81,6 +81,10 @@ export const AuditHead = z.object({
 });
 export type AuditHead = z.infer<typeof AuditHead>;
 
+/** `GET /api/sessions/:id/audit/head` and `GET /api/shares/:token/audit/head`. */
+export const AuditHeadResponse = z.object({ audit: AuditHead.nullable() });
+export type AuditHeadResponse = z.infer<typeof AuditHeadResponse>;
+
 /** `GET /api/audit/public-key`. */
 export const AuditPublicKeyResponse = z.object({
   algorithm: z.literal("Ed25519"),

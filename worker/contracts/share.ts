@@ -46,6 +46,11 @@ export type ShareList = z.infer<typeof ShareList>;
 
 /** `GET /api/shares/:token`: the session detail plus the share's read-only marker. */
 export const SharedSession = SessionDetail.extend({
-  shared: z.object({ readOnly: z.literal(true), expiresAt: z.string().nullable() }),
+  shared: z.object({
+    readOnly: z.literal(true),
+    expiresAt: z.string().nullable(),
+    /** The link also serves the audit export. */
+    audit: z.boolean().optional(),
+  }),
 });
 export type SharedSession = z.infer<typeof SharedSession>;

@@ -19,7 +19,7 @@ function base64UrlOf(bytes: Uint8Array): string {
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function bytesOfBase64(text: string): Uint8Array {
+function bytesOfBase64(text: string): Uint8Array<ArrayBuffer> {
   const clean = text.trim().replace(/-/g, "+").replace(/_/g, "/").replace(/\s+/g, "");
   const bin = atob(clean + "=".repeat((4 - (clean.length % 4)) % 4));
   const out = new Uint8Array(bin.length);

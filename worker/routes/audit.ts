@@ -4,7 +4,7 @@
  * tombstones of the caller's deleted sessions.
  */
 import { Hono } from "hono";
-import type { AuditPublicKeyResponse } from "../contracts/audit";
+import type { AuditHeadResponse, AuditPublicKeyResponse } from "../contracts/audit";
 import type { AppEnv } from "../http/app-env";
 import { signerFor } from "../http/audit-signer";
 import { AppError } from "../lib/app-error";
@@ -65,8 +65,13 @@ export const auditOwnerRoutes = new Hono<AppEnv>().get("/tombstones", async (c) 
   });
 });
 
-/** `GET /api/sessions/:id/audit`, mounted at /api/sessions after identity. */
-export const sessionAuditRoutes = new Hono<AppEnv>().get("/:id/audit", async (c) => {
-  const { id, stub } = await ownedSession(c);
-  return auditExport(stub, id);
-});
+/** `GET /api/sessions/:id/audit` (the export) and `…/audit/head`, mounted at /api/sessions after identity. */
+export const sessionAuditRoutes = new Hono<AppEnv>()
+  .get("/:id/audit", async (c) => {
+    const { id, stub } = await ownedSession(c);
+    return auditExport(stub, id);
+  })
+  .get("/:id/audit/head", async (c) => {
+    const { stub } = await ownedSession(c);
+    return c.json({ audit: await stub.auditHead() } satisfies AuditHeadResponse);
+  });

@@ -69,6 +69,10 @@ export const shareReadRoutes = new Hono<AppEnv>()
       throw new AppError("not_found", 404, "this share shows no chart of that symbol");
     return c.json(await chartBars(c, symbol));
   })
+  .get("/:token/audit/head", async (c) => {
+    const share = await liveShare(c);
+    return c.json({ audit: await (await stubOf(c, share.sessionId)).auditHead() });
+  })
   .get("/:token/audit", async (c) => {
     const share = await liveShare(c);
     if (!share.exposeAudit) throw new AppError("not_found", 404, "this share does not include the audit trail");
