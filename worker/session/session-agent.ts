@@ -176,6 +176,7 @@ export class SessionAgent extends Agent<Env> {
 
   /** Deletes everything the session holds (a running turn is stopped first). */
   async erase(): Promise<void> {
+    await this.audit.settled();
     this.live?.controller.abort(new Error("session deleted"));
     this.hub.close();
     this.live = undefined;
@@ -487,19 +488,22 @@ export class SessionAgent extends Agent<Env> {
       this.store.appendMessage(toStored(folded, row.assistantMessageId, metadata), now);
     }
     const meta = this.store.meta();
+    // Sealed off the answer's path (queued, so entries stay in turn order; reads wait for the queue).
     if (row && meta)
-      await this.audit.record({
-        sessionId: meta.id,
-        ownerId: meta.ownerId,
-        turn: row,
-        endedAt: now,
-        status: result.status,
-        modelId: result.modelId,
-        usage: { ...result.usage },
-        settings: auditSettings(this.env, meta.profile),
-        chunks: this.chunksOf(turnId),
-        view: result.view,
-      });
+      this.ctx.waitUntil(
+        this.audit.record({
+          sessionId: meta.id,
+          ownerId: meta.ownerId,
+          turn: row,
+          endedAt: now,
+          status: result.status,
+          modelId: result.modelId,
+          usage: { ...result.usage },
+          settings: auditSettings(this.env, meta.profile),
+          chunks: this.chunksOf(turnId),
+          view: result.view,
+        }),
+      );
     // Long-term memory learns from the stored turn after the answer, never delaying it.
     if (ownerId && row)
       this.ctx.waitUntil(
