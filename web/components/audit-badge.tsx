@@ -50,12 +50,12 @@ export function AuditBadge({
   const short = `${head.head.slice(0, 8)}…${head.head.slice(-4)}`;
   const title = `${t("auditTitle", { head: head.head, n: head.count })}${head.signed ? "" : `\n${t("auditUnsignedTitle")}`}`;
   return (
-    <span className={`audit-badge ${head.signed ? "signed" : "unsigned"}`} data-testid="audit-badge" title={title}>
-      <span aria-hidden="true">{head.signed ? "🔏" : "⛓"}</span> {head.signed ? t("auditSigned") : t("auditUnsigned")}{" "}
+    <div className={`audit-badge ${head.signed ? "signed" : "unsigned"}`} data-testid="audit-badge" title={title}>
+      {head.signed ? t("auditSigned") : t("auditUnsigned")}
       <code data-testid="audit-head">{short}</code>
       <button
         type="button"
-        className="link small"
+        className="audit-action"
         onClick={() =>
           void navigator.clipboard?.writeText(head.head).then(
             () => setCopied(true),
@@ -66,10 +66,10 @@ export function AuditBadge({
         {copied ? "✓" : t("auditCopy")}
       </button>
       {downloadable && (
-        <button type="button" className="link small" data-testid="audit-download" onClick={() => void download()}>
+        <button type="button" className="audit-action" data-testid="audit-download" onClick={() => void download()}>
           {t("auditDownload")}
         </button>
       )}
-    </span>
+    </div>
   );
 }

@@ -43,9 +43,9 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           <h1 className="chat-title">
             {s.title || "…"} <ShareButton sessionId={sessionId} />
           </h1>
-          <AuditBadge target={{ sessionId }} version={s.history.length} />
           {!s.loading && <ProfileSwitch profile={s.profile} onSwitch={s.setProfile} />}
         </header>
+        <AuditBadge target={{ sessionId }} version={s.history.length} />
         {s.loadError && (
           <p className="inline-error" role="alert">
             {t("loadFailed", { error: s.loadError })}
