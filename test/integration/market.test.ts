@@ -12,6 +12,11 @@ import type { MarketBarsResponse, MarketSearchResponse } from "../../worker/cont
 import { createMarketData } from "../../worker/market/create-market-data";
 import { buildOfflineBundle } from "../../worker/market/offline/bundle";
 import type { RealCnFile } from "../../worker/market/offline/real-cn";
+import type { ToolContext, ToolDeps } from "../../worker/tools/deps";
+import { analyzeStockHandler } from "../../worker/tools/handlers/analyze-stock";
+import { portfolioHandler } from "../../worker/tools/handlers/portfolio";
+import { analyzeStockSpec } from "../../worker/tools/specs/analyze-stock";
+import { portfolioSpec } from "../../worker/tools/specs/portfolio";
 import { REAL_CN_FILES } from "./real-cn-files";
 import { createDb } from "../../worker/storage/db";
 import { D1MarketCache } from "../../worker/storage/market-cache-repo";
@@ -181,6 +186,50 @@ describe("offline bundle through /api/market", () => {
     expect(e.code).toBe("invalid_input");
     expect(e.details?.field).toBe(field);
   });
+
+  it.each(["SH.600000", "SIM.0002"])(
+    "gives %s one health score and grade in the chat card, the chart page and the portfolio check",
+    async (id) => {
+      const market = createMarketData({
+        db: testEnv.DB,
+        config: { marketData: "offline", providers: { eastmoney: upstream, tencent: upstream, yahoo: upstream } },
+        fetch: (...a) => fetch(...a),
+      });
+      const ctx: ToolContext = {
+        sessionId: "",
+        userId: "u_health",
+        toolCallId: "c",
+        signal: new AbortController().signal,
+      };
+      const chart = (await (await call(`/api/market/bars/${id}?days=60`)).json()) as MarketBarsResponse;
+      const card = await analyzeStockHandler(analyzeStockSpec.input.parse({ code: id }), { market } as ToolDeps, ctx);
+      const position = { code: id, name: id, shares: 100, cost: 5, buyDate: null, stop: null, updatedAt: "" };
+      const portfolio = {
+        read: async () => ({ freeCash: 0, positionCount: 1, positions: [position], updatedAt: null }),
+      };
+      const check = await portfolioHandler(
+        portfolioSpec.input.parse({ mode: "diagnose" }),
+        { market, portfolio } as unknown as ToolDeps,
+        ctx,
+      );
+      if (!card.ok || !check.ok) throw new Error("tool failed");
+      const holding = (
+        check.value as { diagnostics: { healthScore?: number; healthGrade?: string; latestDate?: string }[] }
+      ).diagnostics[0];
+      const health = chart.analysis?.health;
+      expect(health).toBeDefined();
+      expect(card.value.analysis?.asOf).toBe(chart.analysis?.asOf);
+      expect(holding?.latestDate).toBe(chart.analysis?.asOf);
+      expect(card.value.analysis?.health.score).toBe(health?.score);
+      expect(card.value.analysis?.health.grade).toBe(health?.grade);
+      expect(card.value.analysis?.health.reasons).toEqual(health?.reasons);
+      expect(holding?.healthScore).toBe(health?.score);
+      expect(holding?.healthGrade).toBe(health?.grade);
+      // the benchmark is part of the inputs everywhere: the chart's analysis has relative strength too
+      expect(chart.analysis?.indicators.rs10).toEqual(expect.any(Number));
+      expect(chart.analysis?.indicators.mansfield).toEqual(card.value.analysis?.indicators.mansfield);
+    },
+  );
 
   it("answers 404 for an unknown simulated code and for a name nothing matches", async () => {
     expect((await call("/api/market/bars/SIM.9999")).status).toBe(404);
