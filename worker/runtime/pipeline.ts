@@ -8,7 +8,8 @@
 import type { UIMessageChunk } from "ai";
 import type { PipelineStep } from "./profiles/definitions";
 import { runNested } from "./nested";
-import type { TurnDeps, TurnRequest, TurnResult } from "./run-turn";
+import { runTurn } from "./run-turn";
+import type { TurnDeps, TurnRequest, TurnResult } from "./turn-types";
 import { addUsage, ZERO_USAGE } from "./usage";
 import type { RoundUsage } from "./stream-round";
 import { lastUserText } from "./transcript";
@@ -63,7 +64,7 @@ export async function runPipeline(
     say(stepHeader(step, i, steps.length, req.lang));
     const earlier = outputs.map((o) => `## ${o.step.title.en}\n${o.text}`).join("\n\n");
     let stepText = "";
-    const nested = await runNested({
+    const nested = await runNested(runTurn, {
       parent: req,
       parentDeps: deps,
       active: deps.models.primary,

@@ -11,7 +11,7 @@ import type { Lang } from "../runtime/errors";
 import { createModels } from "../runtime/model";
 import { resolveProfile, validateProfiles, type EffectiveProfile } from "../runtime/profiles/resolve";
 import { buildSystemPrompt } from "../runtime/prompts/system";
-import type { TurnDeps, TurnRequest } from "../runtime/run-turn";
+import type { TurnDeps, TurnRequest } from "../runtime/turn-types";
 import { skillsReminder } from "../runtime/skills/skill";
 import { lastUserText } from "../runtime/transcript";
 import type { unansweredCalls } from "./turn-replay";
