@@ -12,6 +12,7 @@ import { createLogger } from "./lib/log";
 import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
 import { crossOrigin } from "./http/cors";
+import { pathGuard } from "./http/path-guard";
 import { createIdentify } from "./http/identity";
 import { rateLimit } from "./http/rate-limit";
 import { accountRoutes } from "./routes/account";
@@ -45,6 +46,7 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
     await next();
     log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started });
   });
+  app.use(pathGuard);
   app.use(
     "/api/*",
     bodyLimit({

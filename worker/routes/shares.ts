@@ -13,7 +13,8 @@ import { assertLocalClient } from "../http/identity";
 import { readJson } from "../http/read-json";
 import { newId, newSecret, SHARE_TOKEN_PREFIX, sha256Hex } from "../http/secrets";
 import { AppError } from "../lib/app-error";
-import { isWellFormedId } from "../lib/ids";
+import { SessionIdParam, ShareKeyParam, ShareTokenParam, SymbolParam } from "../contracts/params";
+import { pathParam } from "../http/params";
 import type { SessionAgent } from "../session/session-agent";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
@@ -31,7 +32,7 @@ function noShare(): AppError {
 
 async function liveShare(c: Context<AppEnv>): Promise<LiveShare> {
   assertLocalClient(c);
-  const token = c.req.param("token") ?? "";
+  const token = pathParam(c, "token", ShareTokenParam, noShare);
   const db = createDb(c.env.DB);
   const share = await new D1Shares(db).findLive(await sha256Hex(token), Date.now());
   if (!share) throw noShare();
@@ -64,8 +65,8 @@ export const shareReadRoutes = new Hono<AppEnv>()
     // Charts of the transcript: only symbols the shared session itself mentions.
     const share = await liveShare(c);
     const detail = (await (await stubOf(c, share.sessionId)).snapshotJson()) ?? "";
-    const symbol = decodeURIComponent(c.req.param("symbol")).trim();
-    if (symbol === "" || !detail.includes(JSON.stringify(symbol)))
+    const symbol = pathParam(c, "symbol", SymbolParam);
+    if (!detail.includes(JSON.stringify(symbol)))
       throw new AppError("not_found", 404, "this share shows no chart of that symbol");
     return c.json(await chartBars(c, symbol));
   })
@@ -93,9 +94,9 @@ export const shareOwnerRoutes = new Hono<AppEnv>()
     return c.json({ shares } satisfies ShareList);
   })
   .delete("/:key", async (c) => {
-    const key = c.req.param("key");
+    const key = pathParam(c, "key", ShareKeyParam, noShare);
     const repo = new D1Shares(createDb(c.env.DB));
-    const revoked = isWellFormedId(key, "sh_")
+    const revoked = key.startsWith("sh_")
       ? await repo.revoke(c.var.userId, { id: key })
       : await repo.revoke(c.var.userId, { tokenHash: await sha256Hex(key) });
     if (!revoked) throw noShare();
@@ -105,9 +106,8 @@ export const shareOwnerRoutes = new Hono<AppEnv>()
 
 /** `POST /api/sessions/:id/share`, mounted at /api/sessions after the identity middleware. */
 export const sessionShareRoutes = new Hono<AppEnv>().post("/:id/share", async (c) => {
-  const id = c.req.param("id");
+  const id = pathParam(c, "id", SessionIdParam, (raw) => new AppError("not_found", 404, `session ${raw} not found`));
   const missing = new AppError("not_found", 404, `session ${id} not found`);
-  if (!isWellFormedId(id, "s_")) throw missing;
   if (!(await new D1SessionIndex(createDb(c.env.DB)).get(c.var.userId, id))) throw missing;
   const body = await readJson(c, CreateShareBody);
   const now = Date.now();

@@ -158,6 +158,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
         newId: deps.newId,
         log: deps.log,
         spill: { store: deps.spills, turnId: req.turnId },
+        lang: req.lang,
         ...(deps.refuse ? { refuse: deps.refuse } : {}),
       },
       signal,
