@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Bar, EventType, Market, PhaseName } from "../../worker/contracts/analysis";
 import { analyze } from "../../worker/engine/analyze";
+import type { EngineParams } from "../../worker/engine/params";
 import { indexOnOrAfter, loadRealBars } from "./real-bars";
 
 export const TOLERANCE = 5;
@@ -86,8 +87,8 @@ export interface EpisodeScore {
 
 const zero = (): Counts => ({ labels: 0, hits: 0, detected: 0, matched: 0 });
 
-function run(bars: readonly Bar[], e: Episode) {
-  const r = analyze(bars, { symbol: e.symbol, market: e.market });
+function run(bars: readonly Bar[], e: Episode, params?: Partial<EngineParams>) {
+  const r = analyze(bars, { symbol: e.symbol, market: e.market, ...(params ? { params } : {}) });
   if (!r.ok) throw new Error(`${e.id}: ${r.error.message}`);
   return r.value;
 }
@@ -96,7 +97,7 @@ const TOP_FORBIDDEN = new Set<PhaseName>(["ACC_A", "ACC_B", "ACC_C", "ACC_D", "A
 const BOTTOM_FORBIDDEN = new Set<PhaseName>(["DIST_A", "DIST_B", "DIST_C", "DIST_D", "DIST_E"]);
 
 /** Scores one episode (see the module comment). */
-export function scoreEpisode(e: Episode): EpisodeScore {
+export function scoreEpisode(e: Episode, params?: Partial<EngineParams>): EpisodeScore {
   const all = loadRealBars(e.symbol);
   const i0 = indexOnOrAfter(all, e.from);
   const i1 = indexOnOrAfter(all, e.to);
@@ -104,7 +105,7 @@ export function scoreEpisode(e: Episode): EpisodeScore {
   const end = Math.min(all.length, i1 + 1 + WINDOW_AFTER);
   const bars = all.slice(start, end);
   const idx = new Map(bars.map((b, i) => [b.date, i]));
-  const a = run(bars, e);
+  const a = run(bars, e, params);
   const det = a.events
     .filter((ev) => groupOf(ev.type) && ev.date >= e.from && ev.date <= e.to)
     .map((ev) => ({ type: ev.type, date: ev.date, index: idx.get(ev.date) ?? -1 }));
@@ -151,7 +152,7 @@ export function scoreEpisode(e: Episode): EpisodeScore {
         const cut = ti + k;
         if (cut >= all.length) break;
         sideChecks++;
-        const phase = run(all.slice(Math.max(0, cut + 1 - CONTEXT_BARS - 200), cut + 1), e).phase.name;
+        const phase = run(all.slice(Math.max(0, cut + 1 - CONTEXT_BARS - 200), cut + 1), e, params).phase.name;
         if (forbidden.has(phase)) sideViolations.push(`${what} ${d} +${k}: ${phase}`);
       }
     }
@@ -177,8 +178,8 @@ export interface SuiteScore {
 const ratio = (a: number, b: number): number => (b > 0 ? a / b : Number.NaN);
 
 /** Scores every episode of the suite. */
-export function scoreSuite(episodes: readonly Episode[] = loadEpisodes()): SuiteScore {
-  const scores = episodes.map(scoreEpisode);
+export function scoreSuite(episodes: readonly Episode[] = loadEpisodes(), params?: Partial<EngineParams>): SuiteScore {
+  const scores = episodes.map((e) => scoreEpisode(e, params));
   const byGroup = {} as SuiteScore["byGroup"];
   const total = zero();
   for (const g of GROUPS) {

@@ -4,6 +4,7 @@
  */
 import type { EventType } from "../../../worker/contracts/analysis";
 import { analyze } from "../../../worker/engine/analyze";
+import type { EngineParams } from "../../../worker/engine/params";
 import { createRng } from "../../../worker/engine/sim/rng";
 import { generateSchematic, SCHEMATIC_KINDS } from "../../../worker/engine/sim/schematics";
 import { rates, scoreEvents, type Tally } from "./score-events";
@@ -36,7 +37,7 @@ export function seedsOf(half: SeedHalf, n: number): number[] {
 }
 
 /** Scores `n` seeds of one half. */
-export function scoreSynthetic(half: SeedHalf, n = 240): SyntheticScore {
+export function scoreSynthetic(half: SeedHalf, n = 240, params?: Partial<EngineParams>): SyntheticScore {
   const tallies = new Map<EventType, Tally>();
   for (const seed of seedsOf(half, n)) {
     const x = generateSchematic({
@@ -44,7 +45,7 @@ export function scoreSynthetic(half: SeedHalf, n = 240): SyntheticScore {
       market: seed % 3 === 0 ? "CN" : "US",
       rng: createRng(seed),
     });
-    const r = analyze(x.bars, { symbol: "SYNTH", market: x.market, board: x.board });
+    const r = analyze(x.bars, { symbol: "SYNTH", market: x.market, board: x.board, ...(params ? { params } : {}) });
     if (!r.ok) throw new Error(r.error.message);
     const idx = new Map(x.bars.map((b, i) => [b.date, i]));
     scoreEvents(
