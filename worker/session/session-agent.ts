@@ -29,6 +29,7 @@ import { setUpTurn } from "./turn-setup";
 import { recordUsage } from "./usage-recorder";
 import { sseFrame, TurnHub } from "./turn-hub";
 import { TurnStore } from "./turn-store";
+import type { TaskData } from "../contracts/stream-parts";
 
 export type { DecisionInput, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
 
@@ -127,7 +128,7 @@ export class SessionAgent extends Agent<Env> {
   }
 
   /** Shows a background task's progress in the running turn (a `data-task` part updated in place). */
-  async taskProgress(task: { id: string } & Record<string, unknown>): Promise<{ delivered: boolean }> {
+  async taskProgress(task: TaskData): Promise<{ delivered: boolean }> {
     return this.controller.progress(task);
   }
 
