@@ -7,6 +7,7 @@
  */
 import type { UIMessageChunk } from "ai";
 import type { PipelineStep } from "./profiles/definitions";
+import type { FinishMetadata } from "../contracts/stream-parts";
 import { runNested } from "./nested";
 import { runTurn } from "./run-turn";
 import type { TurnDeps, TurnRequest, TurnResult } from "./turn-types";
@@ -50,7 +51,7 @@ export async function runPipeline(
         model: deps.models.primary.id,
         rounds,
         pipeline: { steps: steps.length, completed: outputs.length },
-      },
+      } satisfies FinishMetadata,
     });
     return { status, rounds, usage, modelId: deps.models.primary.id, ...(error ? { error } : {}) };
   };
