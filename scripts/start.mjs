@@ -136,7 +136,11 @@ async function generateData() {
     const inputs = JSON.parse(readFileSync(inputsTmp, "utf8"));
     renameSync(tmp, bundleFile);
     writeRecord(root, bundleRecord, inputs, dataExtra);
-    const lines = output.trim().split("\n").filter(Boolean);
+    const lines = output
+      .trim()
+      .replaceAll(path.relative(root, tmp), path.relative(root, bundleFile))
+      .split("\n")
+      .filter(Boolean);
     return lines.length === 1 ? lines[0].replace(/^\[offline-data\] /, "") : `generated\n${lines.join("\n")}`;
   } finally {
     rmSync(tmp, { force: true });

@@ -170,6 +170,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     apps.push(scripted);
     await Promise.all([waitForHealth(offline, STARTUP_MS), waitForHealth(scripted, STARTUP_MS)]);
+    // The start script's one-line summary (phase timings) of each instance, for the run's log.
+    for (const app of [offline, scripted])
+      console.log(
+        `[e2e] ${
+          app
+            .output()
+            .split("\n")
+            .find((l) => l.startsWith("[start] serving")) ?? app.url
+        }`,
+      );
     project.provide("appUrl", offline.url);
     project.provide("scriptedAppUrl", scripted.url);
     project.provide("modelUrl", model.url.replace(/\/v1\/?$/, ""));
