@@ -171,6 +171,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     apps.push(scripted);
     await Promise.all([waitForHealth(offline, STARTUP_MS), waitForHealth(scripted, STARTUP_MS)]);
     // The start script's one-line summary (phase timings) of each instance, for the run's log.
+    await Promise.all([offline.printed("[start] serving"), scripted.printed("[start] serving")]);
     for (const app of [offline, scripted])
       console.log(
         `[e2e] ${
