@@ -108,7 +108,8 @@ export interface SessionLog {
   /** The user's earlier answer to a tool call's approval, if any. */
   decidedApproval(toolCallId: string): { approvalId: string; decision: ApprovalDecision } | undefined;
   pendingApprovals(turnId: string): ApprovalRecord[];
-  decide(id: string, decision: ApprovalDecision, now: number): void;
+  /** Records a decision; `by` is who answered (for the audit trail). */
+  decide(id: string, decision: ApprovalDecision, now: number, by?: string | null): void;
   denyPending(turnId: string, now: number): void;
   allowAlways(toolName: string): void;
   alwaysAllowedTools(): Set<string>;

@@ -107,6 +107,20 @@ export interface TurnHost {
   setUp(o: TurnSetupRequest): Promise<{ req: TurnRequest; deps: TurnDeps; profile: EffectiveProfile }>;
   /** Records the turn's usage for the owner (awaited before the answer is stored). */
   recordUsage(ownerId: string, now: number, result: TurnResult): Promise<void>;
+  /**
+   * Seals the ended turn into the session's audit chain (run in the background, after the answer; the
+   * host keeps the chain's order). `chunks` are the turn's stream events.
+   */
+  seal(o: {
+    sessionId: string;
+    ownerId: string;
+    profile: string | null;
+    turnId: string;
+    userMessageId: string;
+    endedAt: number;
+    result: TurnResult;
+    chunks: readonly UIMessageChunk[];
+  }): Promise<void>;
   /** Learns from the stored turn (run in the background, after the answer). */
   learn(o: {
     ownerId: string;
@@ -230,14 +244,14 @@ export class TurnController {
   }
 
   /** Answers a pending approval; the turn continues (resumed from storage if the host was evicted). */
-  decide(approvalId: string, answer: DecisionAnswer): { ok: true } | TurnRefusal {
+  decide(approvalId: string, answer: DecisionAnswer, by?: string): { ok: true } | TurnRefusal {
     const row = this.log.approval(approvalId);
     if (!row) return { ok: false, code: "not_found", message: `approval ${approvalId} not found` };
     if (row.status !== "pending")
       return { ok: false, code: "conflict", message: `approval ${approvalId} was already answered (${row.status})` };
     const decision = checkDecision(row.toolName, answer);
     if ("ok" in decision) return decision;
-    this.log.decide(approvalId, decision, this.host.now());
+    this.log.decide(approvalId, decision, this.host.now(), by ?? this.log.meta()?.ownerId ?? null);
     if (decision.decision === "always") this.log.allowAlways(row.toolName);
     const waiter = this.live?.waiters.get(approvalId);
     if (waiter) {
@@ -433,6 +447,20 @@ export class TurnController {
       const metadata = result.error ? { status: result.status, error: result.error } : { status: result.status };
       this.log.appendMessage(toStored(folded, row.assistantMessageId, metadata), now);
     }
+    const meta = this.log.meta();
+    if (meta && row)
+      this.host.waitUntil(
+        this.host.seal({
+          sessionId: meta.id,
+          ownerId: meta.ownerId,
+          profile: meta.profile,
+          turnId,
+          userMessageId: row.userMessageId,
+          endedAt: now,
+          result,
+          chunks: this.chunksOf(turnId),
+        }),
+      );
     // Long-term memory learns from the stored turn after the answer, never delaying it.
     if (ownerId && row)
       this.host.waitUntil(

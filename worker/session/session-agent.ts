@@ -29,9 +29,40 @@ import { setUpTurn } from "./turn-setup";
 import { recordUsage } from "./usage-recorder";
 import { sseFrame, TurnHub } from "./turn-hub";
 import { TurnStore } from "./turn-store";
+import { eq } from "drizzle-orm";
+import type { AuditHead } from "../contracts/audit";
+import { signerFor } from "../http/audit-signer";
+import { AuditLog } from "./audit-log";
 import type { TaskData } from "../contracts/stream-parts";
 
 export type { DecisionInput, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
+
+/** `AUDIT_KEY` from the settings; a misconfigured deployment signs nothing rather than failing turns. */
+function auditKeyOf(env: Env): string | undefined {
+  try {
+    return loadConfig(env).auditKey;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The settings that shape an answer, recorded in audit entries (never secrets or keys). */
+function auditSettings(env: Env, profile: string | null): Record<string, unknown> {
+  try {
+    const c = loadConfig(env);
+    return {
+      profile,
+      offline: c.model === undefined,
+      fallbackModel: c.fallbackModel?.model ?? null,
+      contextWindow: c.contextWindowOverride ?? null,
+      marketData: c.marketData,
+      idleTimeoutMs: c.idleTimeoutMs,
+      turnTimeoutMs: c.turnTimeoutMs,
+    };
+  } catch {
+    return { profile };
+  }
+}
 
 function newId(prefix: string): string {
   return formatId(crypto.getRandomValues(new Uint8Array(16)), prefix);
@@ -53,6 +84,7 @@ export class SessionAgent extends Agent<Env> {
   private readonly log: Logger;
   private readonly traces: TraceWriter;
   private readonly controller: TurnController;
+  private readonly audit: AuditLog;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -61,6 +93,13 @@ export class SessionAgent extends Agent<Env> {
     this.turns = new TurnStore(this.db);
     this.log = createLogger(consoleSink, { do: "SessionAgent" });
     this.traces = new TraceWriter(env.SPILLS, this.turns, () => this.store.meta()?.id ?? "", this.log);
+    const spills = new R2SpillStore(env.SPILLS);
+    this.audit = new AuditLog(
+      this.db,
+      () => signerFor(auditKeyOf(env)),
+      (ref) => spills.get(ref),
+      this.log,
+    );
     this.controller = new TurnController(createSessionLog(this.store, this.turns), this.turnHost());
     void ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, bundledMigrations);
@@ -81,8 +120,10 @@ export class SessionAgent extends Agent<Env> {
   async snapshotJson(): Promise<string | null> {
     const open = this.turns.openTurn();
     const folded = open ? await foldChunks(this.controller.chunksOf(open.id)) : undefined;
+    await this.audit.settled();
     return this.store.snapshotJson(
       open && folded ? toStored(folded, open.assistantMessageId, { status: open.status }) : undefined,
+      this.audit.head(),
     );
   }
 
@@ -97,6 +138,18 @@ export class SessionAgent extends Agent<Env> {
   async readTrace(turnId?: string): Promise<string | null> {
     const id = turnId ?? this.turns.lastTurn()?.id;
     return id ? this.traces.read(id) : null;
+  }
+
+  /** The audit chain's head (null before the first turn ended), after queued writes. */
+  async auditHead(): Promise<AuditHead | null> {
+    await this.audit.settled();
+    return this.audit.head();
+  }
+
+  /** Audit entries after `afterSeq` (JSON lines, in order), at most `limit`. */
+  async auditLines(afterSeq: number, limit: number): Promise<string[]> {
+    await this.audit.settled();
+    return this.audit.lines(afterSeq, limit).map((r) => r.line);
   }
 
   /** Renames the session. */
@@ -114,6 +167,7 @@ export class SessionAgent extends Agent<Env> {
 
   /** Deletes everything the session holds (a running turn is stopped first). */
   async erase(): Promise<void> {
+    await this.audit.settled();
     this.controller.abandon();
     this.hub.close();
     await this.ctx.storage.deleteAll();
@@ -152,8 +206,8 @@ export class SessionAgent extends Agent<Env> {
   }
 
   /** Answers a pending approval; the turn continues (resumed from storage if the DO was evicted). */
-  async decide(approvalId: string, answer: DecisionInput): Promise<{ ok: true } | RpcFailure> {
-    return this.controller.decide(approvalId, answer);
+  async decide(approvalId: string, answer: DecisionInput, by?: string): Promise<{ ok: true } | RpcFailure> {
+    return this.controller.decide(approvalId, answer, by);
   }
 
   private sessionControl(sessionId: string): SessionControl {
@@ -199,6 +253,24 @@ export class SessionAgent extends Agent<Env> {
             session: this.sessionControl(o.sessionId),
             waitUntil: (work) => this.ctx.waitUntil(work),
           },
+        }),
+      seal: (o) =>
+        this.audit.record({
+          sessionId: o.sessionId,
+          ownerId: o.ownerId,
+          turn: {
+            id: o.turnId,
+            userMessageId: o.userMessageId,
+            startedAt:
+              this.db.select().from(schema.turns).where(eq(schema.turns.id, o.turnId)).get()?.startedAt ?? o.endedAt,
+          },
+          endedAt: o.endedAt,
+          status: o.result.status,
+          modelId: o.result.modelId,
+          usage: { ...o.result.usage },
+          settings: auditSettings(this.env, o.profile),
+          chunks: o.chunks,
+          view: o.result.view,
         }),
       recordUsage: (ownerId, now, result) => recordUsage(createDb(this.env.DB), ownerId, now, result, this.log),
       learn: (o) =>

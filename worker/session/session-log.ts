@@ -31,7 +31,7 @@ export function createSessionLog(store: SessionStore, turns: TurnStore): Session
       return row && decision ? { approvalId: row.id, decision } : undefined;
     },
     pendingApprovals: (turnId) => turns.pendingApprovals(turnId),
-    decide: (id, decision, now) => turns.decide(id, decision, now),
+    decide: (id, decision, now, by) => turns.decide(id, decision, now, by ?? null),
     denyPending: (turnId, now) => turns.denyPending(turnId, now),
     allowAlways: (toolName) => turns.allowAlways(toolName),
     alwaysAllowedTools: () => turns.alwaysAllowedTools(),

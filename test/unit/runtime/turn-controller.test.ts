@@ -113,6 +113,7 @@ function testHost() {
     keepAlive: async () => () => {},
     waitUntil: () => {},
     traces: { earlier: async () => "", sink: () => () => {}, flush: async () => {} },
+    seal: async () => {},
     setUp: async (o) => ({
       profile: resolveProfile(null),
       req: {
