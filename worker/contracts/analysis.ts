@@ -259,5 +259,24 @@ export const Analysis = z.object({
   stops: Stops,
   targets: Targets,
   indicators: IndicatorSnapshot,
+  /** "absent" when the input's volume is unusable (all zero, mostly zero, constant): a price-only reading, no volume-based events. */
+  volume: z.literal("absent").optional(),
+  /** Caveats about the input or the reading (e.g. a probable corporate action and how it was handled). */
+  warnings: z.array(z.string()).optional(),
+  /** Days read as probable corporate actions (a move beyond the price limit, or a US gap beyond 30%). */
+  corporateActions: z.array(z.object({ date: BarDate, change: z.number(), ratio: z.number() })).optional(),
+  /** Structures the scan closed, with how they ended, oldest first (most recent 10). */
+  structures: z
+    .array(
+      z.object({
+        side: z.enum(["accumulation", "distribution"]),
+        from: BarDate,
+        to: BarDate,
+        support: z.number(),
+        resistance: z.number(),
+        outcome: z.enum(["markup", "markdown", "failed", "superseded", "stale"]),
+      }),
+    )
+    .optional(),
 });
 export type Analysis = z.infer<typeof Analysis>;
