@@ -97,7 +97,12 @@ export function barSeries(min: number, max: number) {
 /** Body of `POST /api/analyze`. `bars` ≤ 5,000 (more → 413), ≥ 60, sorted ascending, unique dates. */
 export const AnalyzeRequest = z.object({
   symbol: z.string().min(1).max(32).optional(),
-  market: Market.optional(),
+  /** "CN" or "US", in any case ("cn", "Us"). */
+  market: z
+    .string()
+    .transform((m) => m.trim().toUpperCase())
+    .pipe(Market)
+    .optional(),
   bars: barSeries(MIN_ANALYZE_BARS, MAX_ANALYZE_BARS),
   benchmark: barSeries(1, MAX_ANALYZE_BARS).optional(),
 });
