@@ -64,7 +64,7 @@ describe("run_backtest with a symbol", () => {
     if (r.ok) throw new Error("expected an error");
     expect(r.error).toMatchObject({ code: "invalid_input", details: { field: "symbol" } });
     expect(r.error.message).toContain("SH.600000");
-    expect((r.error.details?.messages as { zh: string }).zh).toContain("模拟市场");
+    expect((r.error.details?.messages as { zh?: string } | undefined)?.zh).toContain("模拟市场");
     const unknown = await runBacktestHandler(runBacktestSpec.input.parse({ symbol: "ZZZZ" }), d, ctx);
     expect(unknown.ok).toBe(false);
     expect(submitted).toEqual([]);
