@@ -5,6 +5,8 @@
  * with candidates; providers down with nothing cached 502. Never a 500 for client input.
  */
 import { Hono, type Context } from "hono";
+import { SymbolParam } from "../contracts/params";
+import { pathParam } from "../http/params";
 import { z } from "zod";
 import type { MarketBarsResponse, MarketSearchResponse } from "../contracts/market";
 import type { AppEnv } from "../http/app-env";
@@ -53,13 +55,16 @@ export const marketRoutes = new Hono<AppEnv>()
     if (!res.ok) throw toAppError(res.error);
     return c.json(res.value satisfies MarketSearchResponse);
   })
-  .get("/bars/:symbol", async (c) => c.json(await chartBars(c, c.req.param("symbol"))));
+  .get("/bars/:symbol", async (c) => c.json(await chartBars(c, pathParam(c, "symbol", SymbolParam))));
 
 /** The `GET /api/market/bars/:symbol` answer (also served to share-link viewers for the charts they see). */
 export async function chartBars(c: Context<AppEnv>, symbolParam: string): Promise<MarketBarsResponse> {
-  const symbol = decodeURIComponent(symbolParam).trim();
-  if (symbol === "" || symbol.length > 40)
-    throw new AppError("invalid_input", 400, "symbol: must be 1–40 characters", { details: { field: "symbol" } });
+  const checked = SymbolParam.safeParse(symbolParam);
+  if (!checked.success)
+    throw new AppError("invalid_input", 400, `symbol: ${checked.error.issues[0]?.message ?? "invalid"}`, {
+      details: { field: "symbol" },
+    });
+  const symbol = checked.data;
   const q = parseQuery(BarsQuery, c.req.query());
   const market = createMarketData({ db: c.env.DB, config: c.var.config, fetch: (...a) => fetch(...a) });
   // The analysis reads ANALYSIS_BARS of history (and the benchmark) whatever the chart shows.
