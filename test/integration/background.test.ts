@@ -41,7 +41,7 @@ beforeAll(async () => {
   const bundle = buildOfflineBundle({ sp500Csv });
   await cache.upsertSymbols(bundle.symbols, 0);
   for (const s of bundle.series) await cache.putSeries(s);
-});
+}, 120_000); // a hang cap for loading the bundle on a busy machine, not a timing budget
 
 async function getTask(id: string): Promise<TaskView & { result?: unknown }> {
   return (await (await call(`/api/tasks/${id}`)).json()) as TaskView;
