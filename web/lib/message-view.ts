@@ -11,7 +11,7 @@ export type ToolPhase = "input" | "running" | "approval" | "done" | "error" | "d
 export interface NoteBlock {
   kind: "note";
   key: string;
-  note: "retry" | "fallback" | "compaction" | "guard" | "notification";
+  note: "retry" | "fallback" | "compaction" | "guard" | "notification" | "warning";
   data: Record<string, unknown>;
 }
 
@@ -155,6 +155,8 @@ function noteOf(type: string, data: Record<string, unknown>): NoteBlock["note"] 
       return "guard";
     case "data-notification":
       return "notification";
+    case "data-warning":
+      return "warning";
     default:
       return null;
   }

@@ -5,13 +5,18 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import type { SessionDetail, StoredUIMessage } from "../contracts/api";
+import { RowChunks } from "./row-chunks";
 import * as schema from "./schema";
 
 type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
 
 /** The session DO's storage. */
 export class SessionStore {
-  constructor(private readonly db: SessionDb) {}
+  private readonly chunks: RowChunks;
+
+  constructor(private readonly db: SessionDb) {
+    this.chunks = new RowChunks(db);
+  }
 
   /** Writes the session record once; a second call for an existing session is a no-op. */
   init(init: { id: string; ownerId: string; title: string; profile: string | null; now: number }): void {
@@ -29,12 +34,15 @@ export class SessionStore {
 
   /** Appends a UI message (user, or a finished assistant message). */
   appendMessage(message: StoredUIMessage, now: number): void {
+    // A message over the row budget (a 3 MB answer) is split across row_chunks rows.
+    const json = JSON.stringify(message.parts);
+    const fitted = this.chunks.fit(`msg:${message.id}`, json);
     this.db
       .insert(schema.messages)
       .values({
         id: message.id,
         role: message.role,
-        parts: message.parts,
+        parts: fitted === json ? message.parts : (JSON.parse(fitted) as unknown),
         metadata: message.metadata ?? null,
         createdAt: now,
       })
@@ -126,7 +134,7 @@ export class SessionStore {
       .all();
     const messages = rows.map(
       (r) =>
-        `{"id":${JSON.stringify(r.id)},"role":${JSON.stringify(r.role)},"parts":${r.parts}${r.metadata ? `,"metadata":${r.metadata}` : ""}}`,
+        `{"id":${JSON.stringify(r.id)},"role":${JSON.stringify(r.role)},"parts":${this.chunks.restore(r.parts)}${r.metadata ? `,"metadata":${r.metadata}` : ""}}`,
     );
     if (extra) messages.push(JSON.stringify(extra));
     const head: Omit<SessionDetail, "messages"> = {
