@@ -24,6 +24,7 @@ import type { RpcFailure, SessionAgent } from "../session/session-agent";
 import { readJson } from "../http/read-json";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
+import { D1AuditTombstones } from "../storage/audit-tombstone-repo";
 
 const SESSION_PREFIX = "s_";
 const DEFAULT_TITLE = "New session";
@@ -48,7 +49,7 @@ export const SSE_HEADERS = {
 };
 
 /** The caller's session stub, or 404 (unknown, malformed or someone else's id). */
-async function ownedSession(
+export async function ownedSession(
   c: Context<AppEnv>,
 ): Promise<{ id: string; stub: DurableObjectStub<SessionAgent>; index: D1SessionIndex }> {
   const id = pathParam(c, "id", SessionIdParam, notFound);
@@ -89,6 +90,17 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .delete("/:id", async (c) => {
     const { id, stub, index } = await ownedSession(c);
+    // The chain's head outlives the session in D1, so a deletion is visible to a later audit.
+    const head = await stub.auditHead();
+    if (head)
+      await new D1AuditTombstones(createDb(c.env.DB)).insert({
+        sessionId: id,
+        ownerId: c.var.userId,
+        headHash: head.head,
+        entries: head.count,
+        signed: head.signed,
+        deletedAt: Date.now(),
+      });
     await index.remove(id);
     await stub.erase();
     c.var.log.info("session_deleted", { sessionId: id });
@@ -143,7 +155,7 @@ export const sessionRoutes = new Hono<AppEnv>()
       KeyParam,
       () => new AppError("not_found", 404, "no pending approval with that id"),
     );
-    const answer = await stub.decide(approvalId, body);
+    const answer = await stub.decide(approvalId, body, c.var.userId);
     if (!answer.ok) throw rpcError(answer);
     return c.json({ ok: true });
   });

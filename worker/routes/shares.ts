@@ -21,6 +21,7 @@ import { D1SessionIndex } from "../storage/session-index-repo";
 import { D1Shares, type LiveShare } from "../storage/share-repo";
 import { chartBars } from "./market";
 import { SSE_HEADERS } from "./sessions";
+import { auditExport } from "./audit";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -52,6 +53,7 @@ export const shareReadRoutes = new Hono<AppEnv>()
     const shared = {
       readOnly: true,
       expiresAt: share.expiresAt === null ? null : new Date(share.expiresAt).toISOString(),
+      audit: share.exposeAudit,
     };
     return c.body(`{"shared":${JSON.stringify(shared)},${detail.slice(1)}`, 200, {
       "content-type": "application/json; charset=utf-8",
@@ -67,6 +69,15 @@ export const shareReadRoutes = new Hono<AppEnv>()
     if (!detail.includes(JSON.stringify(symbol)))
       throw new AppError("not_found", 404, "this share shows no chart of that symbol");
     return c.json(await chartBars(c, symbol));
+  })
+  .get("/:token/audit/head", async (c) => {
+    const share = await liveShare(c);
+    return c.json({ audit: await (await stubOf(c, share.sessionId)).auditHead() });
+  })
+  .get("/:token/audit", async (c) => {
+    const share = await liveShare(c);
+    if (!share.exposeAudit) throw new AppError("not_found", 404, "this share does not include the audit trail");
+    return auditExport(await stubOf(c, share.sessionId), share.sessionId);
   })
   .get("/:token/stream", async (c) => {
     const share = await liveShare(c);
@@ -106,6 +117,7 @@ export const sessionShareRoutes = new Hono<AppEnv>().post("/:id/share", async (c
     ownerId: c.var.userId,
     sessionId: id,
     expiresAt: body.expiresInHours ? now + body.expiresInHours * HOUR_MS : null,
+    exposeAudit: body.audit === true,
   };
   await new D1Shares(createDb(c.env.DB)).insert({ ...share, tokenHash: await sha256Hex(token), now });
   c.var.log.info("share_created", { sessionId: id, shareId: share.id });
@@ -117,6 +129,7 @@ export const sessionShareRoutes = new Hono<AppEnv>().post("/:id/share", async (c
       url,
       sessionId: id,
       expiresAt: share.expiresAt === null ? null : new Date(share.expiresAt).toISOString(),
+      audit: share.exposeAudit,
     } satisfies CreatedShare,
     201,
   );

@@ -61,6 +61,8 @@ export async function runPipeline(
       deps.emit({ type: "abort", reason: "cancelled" });
       return { status: "cancelled", rounds, usage: ZERO_USAGE, modelId: deps.models.primary.id };
     }
+    // Marks where the step's parts begin (the audit trail seals one entry per step); not part of the message.
+    deps.emit({ type: "data-pipeline-step", data: { index: i, name: step.name, of: steps.length }, transient: true });
     say(stepHeader(step, i, steps.length, req.lang));
     const earlier = outputs.map((o) => `## ${o.step.title.en}\n${o.text}`).join("\n\n");
     let stepText = "";

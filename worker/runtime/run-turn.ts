@@ -97,6 +97,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     transcript.messages.push(...added);
     deps.onMessages(added);
   };
+  let lastView: { system: string; messages: ModelMessage[] } | undefined;
   const finish = (
     status: TurnResult["status"],
     finishReason: "stop" | "error" | "other",
@@ -125,7 +126,14 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       usage: { ...usage },
       ms: deps.now() - started,
     });
-    return { status, rounds, usage, modelId: active.id, ...(error !== undefined ? { error } : {}) };
+    return {
+      status,
+      rounds,
+      usage,
+      modelId: active.id,
+      ...(error !== undefined ? { error } : {}),
+      ...(lastView ? { view: lastView } : {}),
+    };
   };
   // Guards (seed 000 §6): the calls seen this turn (doom-loop window) and the tool the question requires.
   const seen: SeenCall[] = [];
@@ -150,6 +158,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
         newId: deps.newId,
         log: deps.log,
         spill: { store: deps.spills, turnId: req.turnId },
+        lang: req.lang,
         ...(deps.refuse ? { refuse: deps.refuse } : {}),
       },
       signal,
@@ -231,7 +240,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
   } catch (error) {
     if (req.signal.aborted) {
       emit({ type: "abort", reason: "cancelled" });
-      return { status: "cancelled", rounds, usage, modelId: active.id };
+      return { status: "cancelled", rounds, usage, modelId: active.id, ...(lastView ? { view: lastView } : {}) };
     }
     const failure: ModelFailure | undefined = error instanceof RoundFailure ? error.failure : undefined;
     const text = budget.signal.aborted
@@ -281,6 +290,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     });
     transcript = prepared.transcript;
     const messages = prepared.messages;
+    lastView = { system: req.system, messages };
     const called = await callModel({
       models: deps.models,
       active,

@@ -107,6 +107,8 @@ export interface TurnResult {
   usage: RoundUsage;
   modelId: string;
   error?: string;
+  /** The last view sent to the model (system prompt and messages), for the audit trail's hashes. */
+  view?: { system: string; messages: ModelMessage[] };
 }
 
 /** The loop itself, as nested runs receive it (injected, so they do not import the loop). */

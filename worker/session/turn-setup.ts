@@ -14,7 +14,7 @@ import { buildSystemPrompt } from "../runtime/prompts/system";
 import type { TurnDeps, TurnRequest } from "../runtime/turn-types";
 import { skillsReminder } from "../runtime/skills/skill";
 import { lastUserText } from "../runtime/transcript";
-import type { unansweredCalls } from "./turn-replay";
+import type { unansweredCalls } from "../runtime/turn-replay";
 import { createDb } from "../storage/db";
 import { D1HintRepo, matchHints } from "../storage/hint-repo";
 import { R2SpillStore } from "../storage/r2-spill-store";
