@@ -175,13 +175,19 @@ export class SessionAgent extends Agent<Env> {
     return title ? { ok: true, stream, title } : { ok: true, stream };
   }
 
-  /** Replays the current (or last) turn's events from index `from`, then follows it live while it runs. */
-  async openStream(from: number): Promise<ReadableStream<Uint8Array>> {
+  /**
+   * Replays the current (or last) turn's events from index `from`, then follows it live while it runs.
+   * `null` when the last turn is over and holds no event at or after `from`: the client has it all
+   * (the route answers 204, which tells an EventSource to stop reconnecting).
+   */
+  async openStream(from: number): Promise<ReadableStream<Uint8Array> | null> {
     const turn = this.turns.lastTurn();
     if (!turn) return this.hub.subscribe([], false);
     const replay = this.turns.eventsOf(turn.id, from).map((e) => sseFrame(e.idx, e.chunk));
     if (turn.status === "awaiting_approval") return this.hub.subscribe(replay, false, false);
-    return this.hub.subscribe(replay, this.live?.id === turn.id);
+    const live = this.live?.id === turn.id;
+    if (!live && replay.length === 0) return null;
+    return this.hub.subscribe(replay, live);
   }
 
   /** Stops the open turn at once; `{ cancelled: false }` when nothing runs. */
