@@ -4,12 +4,18 @@
  * (reconnects with `Last-Event-ID`, stops on 204), a Svix-branded signed webhook, and the official
  * MCP client (prompts, a resource, −32602 for an unknown tool).
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { AbstractChat, DefaultChatTransport, type ChatState, type ChatStatus, type UIMessage } from "ai";
 import { exports } from "cloudflare:workers";
 import { EventSource } from "eventsource";
 import { Webhook } from "standardwebhooks";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import sp500Csv from "../../node_modules/vega-datasets/data/sp500-2000.csv?raw";
 import { createApp } from "../../worker/app";
+import { buildOfflineBundle } from "../../worker/market/offline/bundle";
+import { createDb } from "../../worker/storage/db";
+import { D1MarketCache } from "../../worker/storage/market-cache-repo";
 import { testEnv } from "./test-env";
 import { call, eventually, newSession, parseFrames, postJson, readSession, script, sendAndRead } from "./turn-helpers";
 
@@ -253,3 +259,125 @@ describe("Svix-branded webhooks", () => {
     expect(mixed.status).toBe(401);
   });
 });
+
+describe("the official MCP client", () => {
+  beforeAll(async () => {
+    const cache = new D1MarketCache(createDb(testEnv.DB));
+    const bundle = buildOfflineBundle({ sp500Csv });
+    await cache.upsertSymbols(bundle.symbols, 0);
+    for (const series of bundle.series) await cache.putSeries(series);
+  }, 120_000);
+
+  async function mcp(): Promise<Client> {
+    const client = new Client({ name: "clients-test", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), { fetch: workerFetch() }));
+    return client;
+  }
+
+  it("sees the skills as prompts, reads a symbol's latest analysis as a resource, and gets −32602 for an unknown tool", async () => {
+    const client = await mcp();
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(
+      expect.arrayContaining(["screen", "checkup", "report", "strategy", "backtest"]),
+    );
+    const prompt = await client.getPrompt({ name: "checkup", arguments: { user_input: "tech names" } });
+    expect((prompt.messages[0]?.content as { text: string } | undefined)?.text).toContain(
+      "Extra focus from the user: tech names",
+    );
+
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["wyckoff://analysis/{symbol}"]);
+    const read = await client.readResource({ uri: "wyckoff://analysis/SIM.0001" });
+    const content = read.contents[0] as { uri: string; mimeType: string; text: string };
+    expect(content).toMatchObject({ uri: "wyckoff://analysis/SIM.0001", mimeType: "application/json" });
+    const value = JSON.parse(content.text) as {
+      symbol: { id: string };
+      latestDate: string;
+      analysis: { asOf: string };
+    };
+    expect(value.symbol.id).toBe("SIM.0001");
+    expect(value.analysis.asOf).toBe(value.latestDate);
+    await expect(client.readResource({ uri: "wyckoff://analysis/NOPE.9999" })).rejects.toMatchObject({ code: -32002 });
+    expect(Array.isArray((await client.listResources()).resources)).toBe(true);
+
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    // A known tool's own failure stays a tool result the model can read.
+    const failed = await client.callTool({ name: "analyze_stock", arguments: { code: "SIM.0001", days: 9999 } });
+    expect(failed.isError).toBe(true);
+    const tools = (await client.listTools()).tools;
+    expect(tools.find((t) => t.name === "screen_stocks")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      openWorldHint: false,
+    });
+    await client.close();
+  }, 30_000);
+
+  it("answers a CORS preflight on /mcp for an allow-listed origin only", async () => {
+    const preflight = (env: Record<string, string>) =>
+      createApp().request(
+        `${BASE}/mcp`,
+        {
+          method: "OPTIONS",
+          headers: {
+            origin: "https://inspector.example",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type, mcp-protocol-version",
+          },
+        },
+        { ...testEnv, ...env },
+      );
+    const allowed = await preflight({ CORS_ORIGINS: "https://inspector.example" });
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://inspector.example");
+    expect(allowed.headers.get("access-control-allow-headers")).toContain("mcp-protocol-version");
+    expect(allowed.headers.get("access-control-allow-methods")).toContain("POST");
+    const closed = await preflight({});
+    expect(closed.headers.get("access-control-allow-origin")).toBeNull();
+    const other = await preflight({ CORS_ORIGINS: "https://pages.example" });
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("usage counted once, by purpose", () => {
+  it("puts a delegation's tokens into the turn, the session and /api/usage, tagged subagent", async () => {
+    const before = (await (await call("/api/usage?days=1")).json()) as UsageReportShape;
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [
+      {
+        toolCalls: [{ name: "delegate_to_research", arguments: { task: `find SIM.0001's sector ${key}` } }],
+        usage: { prompt: 100, completion: 10 },
+      },
+      { text: "Research: the sector is simulated.", usage: { prompt: 1820, completion: 40 } },
+      { text: "Done: simulated sector.", usage: { prompt: 200, completion: 20 } },
+    ]);
+    const { frames } = await sendAndRead(id, `delegate this ${key}`);
+    const finish = frames
+      .filter((f) => f.data !== "[DONE]")
+      .map((f) => JSON.parse(f.data) as { type: string; messageMetadata?: { usage: { inputTokens: number } } })
+      .find((c) => c.type === "finish");
+    expect(finish?.messageMetadata?.usage.inputTokens).toBe(2120);
+    expect((await readSession(id)).usage).toMatchObject({ inputTokens: 2120, outputTokens: 70 });
+
+    const after = await eventually(async () => {
+      const r = (await (await call("/api/usage?days=1")).json()) as UsageReportShape;
+      return r.totals.inputTokens - before.totals.inputTokens >= 2120 ? r : undefined;
+    });
+    expect(after.totals.inputTokens - before.totals.inputTokens).toBe(2120);
+    expect(after.totals.turns - before.totals.turns).toBe(1);
+    const delta = (purpose: string) =>
+      (after.byPurpose?.[purpose]?.inputTokens ?? 0) - (before.byPurpose?.[purpose]?.inputTokens ?? 0);
+    expect(delta("subagent")).toBe(1820);
+    expect(delta("turn")).toBe(300);
+    const price = (input: number, output: number) => (input * 2 + output * 8) / 1_000_000;
+    expect(after.totals.costUsd - before.totals.costUsd).toBeCloseTo(price(2120, 70), 9);
+    expect(after.rows.find((r) => r.purpose === "subagent")).toMatchObject({ model: "scripted" });
+  }, 30_000);
+});
+
+interface UsageReportShape {
+  totals: { turns: number; inputTokens: number; costUsd: number };
+  byPurpose?: Record<string, { inputTokens: number }>;
+  rows: { model: string; purpose?: string }[];
+}

@@ -212,11 +212,19 @@ export const UsageFigures = z.object({
 });
 export type UsageFigures = z.infer<typeof UsageFigures>;
 
-/** `GET /api/usage?days=N`: the caller's usage per day and model since `from`, with totals. */
+/** What model calls were for (every call is counted once, under one purpose). */
+export const UsagePurpose = z.enum(["turn", "subagent", "report", "summary", "memory"]);
+
+/**
+ * `GET /api/usage?days=N`: the caller's usage per day, model and purpose since `from`, with totals
+ * (all purposes) and totals per purpose. `turns` counts turns on `turn` rows and model calls on the
+ * others; the totals' `turns` counts turns only.
+ */
 export const UsageReport = z.object({
   days: z.number().int(),
   from: z.string(),
   totals: UsageFigures,
-  rows: z.array(UsageFigures.extend({ day: z.string(), model: z.string() })),
+  byPurpose: z.partialRecord(UsagePurpose, UsageFigures).optional(),
+  rows: z.array(UsageFigures.extend({ day: z.string(), model: z.string(), purpose: UsagePurpose.optional() })),
 });
 export type UsageReport = z.infer<typeof UsageReport>;

@@ -9,7 +9,7 @@ import type { UIMessageChunk } from "ai";
 import type { PipelineStep } from "./profiles/definitions";
 import { runNested } from "./nested";
 import type { TurnDeps, TurnRequest, TurnResult } from "./run-turn";
-import { addUsage, ZERO_USAGE } from "./usage";
+import { addEntry, addUsage, ZERO_USAGE, type UsageEntry } from "./usage";
 import type { RoundUsage } from "./stream-round";
 import { lastUserText } from "./transcript";
 
@@ -29,6 +29,7 @@ export async function runPipeline(
   const outputs: { step: PipelineStep; text: string }[] = [];
   let rounds = 0;
   let usage: RoundUsage = ZERO_USAGE;
+  let ledger: UsageEntry[] = [];
   let answer = "";
   let part = 0;
   const say = (text: string) => {
@@ -51,14 +52,14 @@ export async function runPipeline(
         pipeline: { steps: steps.length, completed: outputs.length },
       },
     });
-    return { status, rounds, usage, modelId: deps.models.primary.id, ...(error ? { error } : {}) };
+    return { status, rounds, usage, modelId: deps.models.primary.id, byPurpose: ledger, ...(error ? { error } : {}) };
   };
 
   if (!req.started) deps.emit({ type: "start", messageId: req.messageId });
   for (const [i, step] of steps.entries()) {
     if (req.signal.aborted) {
       deps.emit({ type: "abort", reason: "cancelled" });
-      return { status: "cancelled", rounds, usage: ZERO_USAGE, modelId: deps.models.primary.id };
+      return { status: "cancelled", rounds, usage, modelId: deps.models.primary.id, byPurpose: ledger };
     }
     say(stepHeader(step, i, steps.length, req.lang));
     const earlier = outputs.map((o) => `## ${o.step.title.en}\n${o.text}`).join("\n\n");
@@ -84,11 +85,12 @@ export async function runPipeline(
     });
     rounds += nested.result.rounds;
     usage = addUsage(usage, nested.result.usage);
+    for (const e of nested.result.byPurpose ?? []) ledger = addEntry(ledger, e);
     const failed = nested.result.status !== "done" || stepText.trim() === "";
     if (failed) {
       if (nested.result.status === "cancelled") {
         deps.emit({ type: "abort", reason: "cancelled" });
-        return { status: "cancelled", rounds, usage: ZERO_USAGE, modelId: deps.models.primary.id };
+        return { status: "cancelled", rounds, usage, modelId: deps.models.primary.id, byPurpose: ledger };
       }
       const why =
         nested.result.error ??

@@ -32,7 +32,7 @@ import {
 import { lastUserText, recentTexts, toFlushMessage, toolResultMessage } from "./transcript";
 import { traceOutcome, type TraceEvent } from "./trace";
 import { startTurnBudget } from "./turn-budget";
-import { addUsage, costOf, ZERO_USAGE, type ModelPrice } from "./usage";
+import { addEntry, addUsage, costOf, ZERO_USAGE, type ModelPrice, type UsageEntry, type UsagePurpose } from "./usage";
 import type { MemoryFlush } from "../ports/memory-flush";
 import type { MemoryRecall } from "../ports/memory-recall";
 import type { SpillStore } from "../ports/spill-store";
@@ -124,8 +124,11 @@ export interface TurnRequest {
 export interface TurnResult {
   status: "done" | "cancelled" | "error" | "rounds_exceeded";
   rounds: number;
+  /** Every model call of the turn (its rounds, sub-agents, compaction summaries), counted once. */
   usage: RoundUsage;
   modelId: string;
+  /** `usage` split by purpose and model (sums to `usage`); absent = all of it is purpose `turn`. */
+  byPurpose?: UsageEntry[];
   error?: string;
 }
 
@@ -173,10 +176,24 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
             return Math.max(0, limits.maxRounds - rounds);
           },
           remaining: () => Math.max(0, limits.maxRounds - rounds),
+          // A delegation's rounds are this turn's spending: into its totals, tagged `subagent`.
+          account: (nested) => {
+            for (const e of nested.byPurpose ?? [
+              { purpose: "turn", modelId: nested.modelId, calls: nested.rounds, usage: nested.usage },
+            ])
+              charge(e.purpose === "turn" ? "subagent" : e.purpose, e.modelId, e.usage, e.calls);
+          },
         }),
       };
   let active: NamedModel = deps.models.primary;
   let usage: RoundUsage = ZERO_USAGE;
+  let ledger: UsageEntry[] = [];
+  /** Counts one model call's (or a nested run's) usage once, in the total and by purpose. */
+  const charge = (purpose: UsagePurpose, modelId: string, u: RoundUsage, calls = 1) => {
+    if (u.inputTokens === 0 && u.outputTokens === 0 && u.costUsd === 0) return;
+    usage = addUsage(usage, u);
+    ledger = addEntry(ledger, { purpose, modelId, calls, usage: u });
+  };
   let rounds = 0;
   let firstOutputMs: number | undefined;
 
@@ -221,7 +238,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       usage: { ...usage },
       ms: deps.now() - started,
     });
-    return { status, rounds, usage, modelId: active.id, ...(error !== undefined ? { error } : {}) };
+    return { status, rounds, usage, modelId: active.id, byPurpose: ledger, ...(error !== undefined ? { error } : {}) };
   };
   // Guards (seed 000 §6): the calls seen this turn (doom-loop window) and the tool the question requires.
   const seen: SeenCall[] = [];
@@ -292,7 +309,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       const round = await modelRound(rounds);
       round.usage.costUsd = costOf(round.usage, deps.priceOf?.(active.id));
       if (round.reasoning) deps.trace?.({ type: "thinking", round: rounds, text: round.reasoning });
-      usage = addUsage(usage, round.usage);
+      charge("turn", active.id, round.usage);
       emit({ type: "data-usage", data: { round: rounds, ...round.usage, total: usage } });
       append(assistantMessage(round));
       if (round.calls.length === 0) {
@@ -327,7 +344,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
   } catch (error) {
     if (req.signal.aborted) {
       emit({ type: "abort", reason: "cancelled" });
-      return { status: "cancelled", rounds, usage, modelId: active.id };
+      return { status: "cancelled", rounds, usage, modelId: active.id, byPurpose: ledger };
     }
     const failure: ModelFailure | undefined = error instanceof RoundFailure ? error.failure : undefined;
     const text = budget.signal.aborted
@@ -360,7 +377,12 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       tools: schemas,
       window: inferContextWindow(active.id, limits.contextWindow),
       lang: req.lang,
-      summarize: deps.models.offline ? extractiveSummarizer : modelSummarizer(active.model, signal),
+      summarize: deps.models.offline
+        ? extractiveSummarizer
+        : modelSummarizer(active.model, signal, (u) => {
+            const id = active.id;
+            charge("summary", id, { ...u, costUsd: costOf(u, deps.priceOf?.(id)) });
+          }),
       beforeSummary: (head) =>
         deps.memoryFlush.flushBeforeCompaction({
           sessionId: req.sessionId,

@@ -9,7 +9,7 @@ import type { SubagentOutcome, SubagentRunner } from "../ports/subagent";
 import { SUBAGENT_TOOLS, type SubagentName } from "./profiles/definitions";
 import type { NamedModel } from "./model";
 import { runNested } from "./nested";
-import type { TurnDeps, TurnRequest } from "./run-turn";
+import type { TurnDeps, TurnRequest, TurnResult } from "./run-turn";
 
 const PROMPTS: Record<SubagentName, string> = {
   research:
@@ -31,6 +31,8 @@ export function createSubagentRunner(o: {
   emit: (chunk: UIMessageChunk) => void;
   spend: (rounds: number) => number;
   remaining: () => number;
+  /** Adds a finished delegation's usage to the turn's. */
+  account: (result: TurnResult) => void;
 }): SubagentRunner {
   const all = o.deps.allTools ?? o.deps.tools;
   return {
@@ -90,6 +92,7 @@ export function createSubagentRunner(o: {
         },
       });
       o.spend(nested.result.rounds);
+      o.account(nested.result);
       const status =
         nested.result.status === "done"
           ? "done"

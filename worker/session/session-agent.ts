@@ -452,6 +452,10 @@ export class SessionAgent extends Agent<Env> {
           userMessageId: row.userMessageId,
           assistant: folded ? toStored(folded, row.assistantMessageId) : undefined,
           answered: result.status === "done",
+          // The memory pass is this session's spending too (D1 has it already).
+          onUsage: (entries) => {
+            for (const e of entries) this.store.addUsage(e.usage);
+          },
         }),
       );
     if (this.live?.id === turnId) {
