@@ -29,6 +29,20 @@ export const ScreeningWebhookBody = z
   .strict();
 export type ScreeningWebhookBody = z.infer<typeof ScreeningWebhookBody>;
 
+/** Longest accepted `webhook-*` header values (the id becomes a stored idempotency key). */
+export const WEBHOOK_HEADER_LIMITS = { "webhook-id": 256, "webhook-timestamp": 16, "webhook-signature": 2048 } as const;
+
+/** Refuses over-long or non-printable `webhook-*` headers before any signature work (400). */
+function checkHeaderLengths(headers: Record<keyof typeof WEBHOOK_HEADER_LIMITS, string>): void {
+  for (const [name, max] of Object.entries(WEBHOOK_HEADER_LIMITS)) {
+    const value = headers[name as keyof typeof WEBHOOK_HEADER_LIMITS];
+    if (value.length > max)
+      throw new AppError("invalid_input", 400, `webhook refused: ${name} is longer than ${max} characters`);
+    if (!/^[\x20-\x7e]*$/.test(value))
+      throw new AppError("invalid_input", 400, `webhook refused: ${name} has characters outside printable ASCII`);
+  }
+}
+
 function refuse(message: string): AppError {
   return new AppError("unauthorized", 401, `webhook refused: ${message}`);
 }
@@ -54,6 +68,7 @@ export const webhookRoutes = new Hono<AppEnv>().post("/screenings", async (c) =>
   if (!secret) throw refuse("webhooks are disabled (WEBHOOK_SECRET is not set)");
   const raw = await c.req.text();
   const headers = signatureHeaders((name) => c.req.header(name));
+  checkHeaderLengths(headers);
   let payload: unknown;
   try {
     payload = new Webhook(secret).verify(raw, headers);

@@ -3,7 +3,7 @@
  * model: a finished turn's rounds, its sub-agents and compaction summaries; a report; a memory pass.
  */
 import type { Logger } from "../lib/log";
-import type { TurnResult } from "../runtime/run-turn";
+import type { TurnResult } from "../runtime/turn-types";
 import type { RoundUsage } from "../runtime/stream-round";
 import type { UsageEntry } from "../runtime/usage";
 import type { Db } from "../storage/db";
