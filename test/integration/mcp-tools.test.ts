@@ -67,7 +67,7 @@ beforeAll(async () => {
   const bundle = buildOfflineBundle({ sp500Csv });
   await cache.upsertSymbols(bundle.symbols, 0);
   for (const s of bundle.series) await cache.putSeries(s);
-});
+}, 120_000);
 
 describe("MCP over Streamable HTTP (official SDK client)", () => {
   it("lists exactly the registry's exposed tools with their schemas, and analyses SIM.0001", async () => {
