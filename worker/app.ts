@@ -11,7 +11,7 @@ import { consoleSink } from "./console-sink";
 import { createLogger } from "./lib/log";
 import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
-import { crossOrigin } from "./http/cors";
+import { crossOrigin, mcpCrossOrigin } from "./http/cors";
 import { pathGuard } from "./http/path-guard";
 import { createIdentify } from "./http/identity";
 import { rateLimit } from "./http/rate-limit";
@@ -80,6 +80,7 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/skills", skillRoutes);
   app.route("/api/hints", hintRoutes);
   // MCP (Streamable HTTP, stateless): the same identity modes as the API.
+  app.use("/mcp", mcpCrossOrigin);
   app.use("/mcp", createIdentify(opts.fetch ? { fetch: opts.fetch } : {}));
   app.route("/mcp", mcpRoutes);
   app.notFound((c) =>

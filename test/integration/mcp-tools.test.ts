@@ -67,7 +67,7 @@ beforeAll(async () => {
   const bundle = buildOfflineBundle({ sp500Csv });
   await cache.upsertSymbols(bundle.symbols, 0);
   for (const s of bundle.series) await cache.putSeries(s);
-});
+}, 120_000);
 
 describe("MCP over Streamable HTTP (official SDK client)", () => {
   it("lists exactly the registry's exposed tools with their schemas, and analyses SIM.0001", async () => {
@@ -107,8 +107,10 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
     expect(textOf(bad)).toMatchObject({ error: { code: "invalid_input" } });
     const big = await client.callTool({ name: "search_stock_by_name", arguments: { keyword: "x".repeat(70_000) } });
     expect(textOf(big)).toMatchObject({ error: { code: "payload_too_large" } });
-    const hidden = await client.callTool({ name: "delegate_to_research", arguments: { task: "x" } });
-    expect(textOf(hidden)).toMatchObject({ error: { code: "not_found" } });
+    // A tool that is not offered is JSON-RPC −32602 (the spec's unknown-tool error), not a tool result.
+    await expect(client.callTool({ name: "delegate_to_research", arguments: { task: "x" } })).rejects.toMatchObject({
+      code: -32602,
+    });
     await client.close();
   });
 

@@ -135,8 +135,13 @@ export const api = {
   sendMessage: (id: string, text: string, signal: AbortSignal) =>
     streamBody(`${sessionPath(id)}/messages`, json("POST", { text }, signal)),
   /** Replays the current/last turn's events from index `from`, then follows it live. */
-  openStream: (id: string, from: number, signal: AbortSignal) =>
-    streamBody(`${sessionPath(id)}/stream?from=${from}`, { signal }),
+  openStream: async (id: string, from: number, signal: AbortSignal) => {
+    const res = await send(`${sessionPath(id)}/stream?from=${from}`, { signal });
+    // 204: the turn is over and nothing follows `from` — the client already holds all of it.
+    if (res.status === 204) return null;
+    if (!res.body) throw new ApiError(res.status, "bad_response", "no stream from the session");
+    return res.body;
+  },
   cancel: (id: string) => request(`${sessionPath(id)}/cancel`, CancelResult, { method: "POST" }),
   decide: (id: string, approvalId: string, body: ApprovalBody) =>
     request(`${sessionPath(id)}/approvals/${encodeURIComponent(approvalId)}`, Ok, json("POST", body)),

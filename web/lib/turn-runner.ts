@@ -88,7 +88,7 @@ export class TurnRunner {
   private async connect(from: number, replay: boolean): Promise<void> {
     if (this.closed) return;
     this.setConnection(this.attempts > 0 ? "reconnecting" : "connecting");
-    let body: ReadableStream<Uint8Array<ArrayBuffer>>;
+    let body: ReadableStream<Uint8Array<ArrayBuffer>> | null;
     try {
       body = await api.openStream(this.sessionId, from, this.stop.signal);
     } catch (error) {
@@ -98,6 +98,12 @@ export class TurnRunner {
         return;
       }
       this.retryLater();
+      return;
+    }
+    if (body === null) {
+      // The turn ended while we were away and we hold every event of it.
+      this.state = markDone(this.state);
+      await this.finish();
       return;
     }
     await this.pump(body, replay);

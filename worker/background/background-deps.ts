@@ -9,6 +9,7 @@ import { createMarketData } from "../market/create-market-data";
 import type { MarketData } from "../ports/market-data";
 import { createSessionNotifier } from "../session/session-notifier";
 import { createDb } from "../storage/db";
+import { D1UsageRepo } from "../storage/usage-repo";
 import { D1HistoryRepo } from "../storage/history-repo";
 import { D1MarketCache } from "../storage/market-cache-repo";
 import { D1TaskRepo } from "../storage/task-repo";
@@ -27,6 +28,8 @@ export interface BackgroundDeps extends CompletionDeps {
   queue: BackgroundQueue;
   coordinators: Env["TaskCoordinator"];
   batchSize: number;
+  /** The owners' usage totals (model calls made by background work, e.g. the report writer). */
+  usage: D1UsageRepo;
 }
 
 /** Builds the deps from the worker's bindings; `overrides` replace parts (tests). */
@@ -37,6 +40,7 @@ export function backgroundDeps(env: Env, overrides: Partial<BackgroundDeps> & { 
     tasks: new D1TaskRepo(db),
     history: new D1HistoryRepo(db),
     cache: new D1MarketCache(db),
+    usage: new D1UsageRepo(db),
     market: createMarketData({ db: env.DB, config, fetch: (...a) => fetch(...a) }),
     config,
     queue: env.BACKGROUND_QUEUE,

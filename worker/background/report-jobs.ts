@@ -13,6 +13,7 @@ import { ReportInput, StrategyInput, type ReportResult, type StrategyResult } fr
 import type { TaskRecord } from "../ports/task-store";
 import { createModels } from "../runtime/model";
 import { writeReport } from "../runtime/reports/write-report";
+import { costOf } from "../runtime/usage";
 import type { BackgroundDeps } from "./background-deps";
 import { completeTask } from "./complete-task";
 import { PermanentError } from "./queue-consumer";
@@ -46,10 +47,16 @@ async function readFeatures(d: BackgroundDeps, codes: readonly string[]) {
   return { features, missing, simulated };
 }
 
-async function buildReport(d: BackgroundDeps, codes: readonly string[]): Promise<ReportResult> {
+async function buildReport(d: BackgroundDeps, codes: readonly string[], ownerId: string): Promise<ReportResult> {
   const { features, missing, simulated } = await readFeatures(d, codes);
   const models = d.config.model ? createModels(d.config.model, d.config.fallbackModel) : undefined;
   const written = await writeReport(models?.primary.model, features, simulated);
+  if (written.usage && models) {
+    // The report writer's tokens are the owner's usage too (purpose `report`), priced like a turn's.
+    const id = models.primary.id;
+    const usage = { ...written.usage, costUsd: costOf(written.usage, d.config.prices[id] ?? d.config.prices["*"]) };
+    await d.usage.addEntries(ownerId, d.now(), [{ purpose: "report", modelId: id, calls: 1, usage }], d.log);
+  }
   return {
     ok: features.length > 0,
     reason: features.length > 0 ? written.reason : "no readable stock among the codes",
@@ -74,7 +81,7 @@ export async function runReportJob(d: BackgroundDeps, rec: TaskRecord): Promise<
     { progress: { stage: "report", detail: "reading stocks", pct: 20 } },
     d.now(),
   );
-  const result = await buildReport(d, parsed.data.stock_codes);
+  const result = await buildReport(d, parsed.data.stock_codes, rec.ownerId);
   await completeTask(d, rec, result, reportNotification(rec.view.id, result));
 }
 
@@ -103,7 +110,8 @@ export async function runStrategyJob(d: BackgroundDeps, rec: TaskRecord): Promis
     { progress: { stage: "report", detail: "writing the report", pct: 50 } },
     d.now(),
   );
-  const report = o.symbolsForReport.length > 0 ? await buildReport(d, o.symbolsForReport.slice(0, 10)) : null;
+  const report =
+    o.symbolsForReport.length > 0 ? await buildReport(d, o.symbolsForReport.slice(0, 10), rec.ownerId) : null;
   const held: HeldReading[] = [];
   for (const h of input.holdings) {
     const bars = await d.market.dailyBars(h.code, { days: SCREEN_WINDOW, kind: "stock" });

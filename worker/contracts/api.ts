@@ -128,10 +128,66 @@ export type SessionPageQuery = z.infer<typeof SessionPageQuery>;
 /** Longest user message accepted (characters); longer is a 413. */
 export const MAX_MESSAGE_CHARS = 20_000;
 
-/** `POST /api/sessions/:id/messages` body. Length over MAX_MESSAGE_CHARS is checked separately (413). */
-export const SendMessageBody = z
+/** The plain `{ text }` form of a message body. */
+export const TextMessageBody = z
   .object({ text: z.string().refine((t) => t.trim().length > 0, "text must not be empty") })
   .strict();
+
+/**
+ * The AI SDK `DefaultChatTransport` body (`{ id, messages, trigger, messageId, … }`): only the
+ * messages are read (UI messages; other keys, and other fields of each message, are ignored).
+ */
+const ChatTransportBody = z.looseObject({
+  messages: z.array(
+    z.looseObject({
+      role: z.string(),
+      parts: z.array(z.looseObject({ type: z.string(), text: z.unknown().optional() })),
+    }),
+  ),
+});
+
+const EITHER_FORM = "body must be { text } or the AI SDK chat body { messages: [...] }";
+
+/**
+ * `POST /api/sessions/:id/messages` body: `{ text }`, or the AI SDK chat body whose last message is
+ * the user's (its text parts, joined by blank lines, become `text`). Either way the result is
+ * `{ text }`. Length over MAX_MESSAGE_CHARS is checked separately (413).
+ */
+export const SendMessageBody = z.unknown().transform((value, ctx): { text: string } => {
+  const record = typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
+  if (record && "messages" in record) {
+    const parsed = ChatTransportBody.safeParse(record);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      return z.NEVER;
+    }
+    const last = parsed.data.messages.at(-1);
+    if (!last || last.role !== "user") {
+      ctx.addIssue({ code: "custom", path: ["messages"], message: "the last message must be the user's" });
+      return z.NEVER;
+    }
+    const text = last.parts
+      .flatMap((p) => (p.type === "text" && typeof p.text === "string" ? [p.text] : []))
+      .join("\n\n");
+    if (text.trim() === "") {
+      ctx.addIssue({ code: "custom", path: ["messages"], message: "the last user message has no text" });
+      return z.NEVER;
+    }
+    return { text };
+  }
+  if (record && "text" in record) {
+    const parsed = TextMessageBody.safeParse(record);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      return z.NEVER;
+    }
+    return parsed.data;
+  }
+  ctx.addIssue({ code: "custom", path: [], message: EITHER_FORM });
+  return z.NEVER;
+});
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
 /** `POST /api/sessions/:id/approvals/:approvalId` body. */
@@ -141,6 +197,15 @@ export const ApprovalBody = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("deny"), reason: z.string().max(500).optional() }).strict(),
 ]);
 export type ApprovalBody = z.infer<typeof ApprovalBody>;
+
+/**
+ * `Last-Event-ID` request header of a stream resume (an EventSource reconnecting): the index of the
+ * last event the client holds, so the replay starts after it.
+ */
+export const LastEventId = z
+  .string()
+  .regex(/^\d{1,12}$/, "Last-Event-ID must be a non-negative integer (an event index)")
+  .transform((v) => Number(v) + 1);
 
 /** `GET /api/sessions/:id/stream` query. */
 export const StreamQuery = z.object({
@@ -171,11 +236,19 @@ export const UsageFigures = z.object({
 });
 export type UsageFigures = z.infer<typeof UsageFigures>;
 
-/** `GET /api/usage?days=N`: the caller's usage per day and model since `from`, with totals. */
+/** What model calls were for (every call is counted once, under one purpose). */
+export const UsagePurpose = z.enum(["turn", "subagent", "report", "summary", "memory"]);
+
+/**
+ * `GET /api/usage?days=N`: the caller's usage per day, model and purpose since `from`, with totals
+ * (all purposes) and totals per purpose. `turns` counts turns on `turn` rows and model calls on the
+ * others; the totals' `turns` counts turns only.
+ */
 export const UsageReport = z.object({
   days: z.number().int(),
   from: z.string(),
   totals: UsageFigures,
-  rows: z.array(UsageFigures.extend({ day: z.string(), model: z.string() })),
+  byPurpose: z.partialRecord(UsagePurpose, UsageFigures).optional(),
+  rows: z.array(UsageFigures.extend({ day: z.string(), model: z.string(), purpose: UsagePurpose.optional() })),
 });
 export type UsageReport = z.infer<typeof UsageReport>;

@@ -16,25 +16,44 @@ function allowedOrigin(origin: string, self: string, list: readonly string[]): b
   return origin === self || list.includes(origin) || list.includes("*");
 }
 
-const allowList = cors({
-  origin: (origin, c) => {
-    const list = (c.var as AppEnv["Variables"]).config.corsOrigins;
-    return list.includes(origin) || list.includes("*") ? origin : null;
-  },
-  allowHeaders: ["authorization", "content-type", "last-event-id"],
-  exposeHeaders: ["retry-after", "x-vercel-ai-ui-message-stream"],
-  maxAge: 600,
-});
+function allowListWith(allowHeaders: string[], exposeHeaders: string[]): MiddlewareHandler {
+  return cors({
+    origin: (origin, c) => {
+      const list = (c.var as AppEnv["Variables"]).config.corsOrigins;
+      return list.includes(origin) || list.includes("*") ? origin : null;
+    },
+    allowHeaders,
+    exposeHeaders,
+    maxAge: 600,
+  });
+}
+
+function guardWith(allowList: MiddlewareHandler): MiddlewareHandler<AppEnv> {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const origin = c.req.header("origin");
+    const self = new URL(c.req.url).origin;
+    if (origin && origin !== self && !SAFE_METHODS.has(c.req.method)) {
+      if (!allowedOrigin(origin, self, c.var.config.corsOrigins)) {
+        throw new AppError("forbidden", 403, `requests from ${origin} are not allowed (CORS_ORIGINS)`);
+      }
+    }
+    if (origin && origin !== self && c.var.config.corsOrigins.length > 0) return allowList(c, next);
+    await next();
+  });
+}
 
 /** The API's CORS allow-list and foreign-origin write guard. */
-export const crossOrigin: MiddlewareHandler<AppEnv> = createMiddleware<AppEnv>(async (c, next) => {
-  const origin = c.req.header("origin");
-  const self = new URL(c.req.url).origin;
-  if (origin && origin !== self && !SAFE_METHODS.has(c.req.method)) {
-    if (!allowedOrigin(origin, self, c.var.config.corsOrigins)) {
-      throw new AppError("forbidden", 403, `requests from ${origin} are not allowed (CORS_ORIGINS)`);
-    }
-  }
-  if (origin && origin !== self && c.var.config.corsOrigins.length > 0) return allowList(c, next);
-  await next();
-});
+export const crossOrigin: MiddlewareHandler<AppEnv> = guardWith(
+  allowListWith(["authorization", "content-type", "last-event-id"], ["retry-after", "x-vercel-ai-ui-message-stream"]),
+);
+
+/**
+ * The same policy for `/mcp` (browser-based MCP clients, e.g. the MCP Inspector): a preflight from
+ * an allow-listed origin is answered here, before identity, with the Streamable HTTP headers.
+ */
+export const mcpCrossOrigin: MiddlewareHandler<AppEnv> = guardWith(
+  allowListWith(
+    ["authorization", "content-type", "accept", "last-event-id", "mcp-protocol-version", "mcp-session-id"],
+    ["mcp-session-id", "mcp-protocol-version", "www-authenticate"],
+  ),
+);

@@ -44,6 +44,7 @@ export const mcpRoutes = new Hono<AppEnv>().all("/", async (c) => {
     version: pkg.version,
     newId: () => formatId(crypto.getRandomValues(new Uint8Array(16)), "mcp_"),
     onCall: (event) => log.info("mcp_tool", { userId, ...event }),
+    world: { liveMarket: config.marketData === "live", model: config.model !== undefined },
   });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

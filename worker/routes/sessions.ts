@@ -7,6 +7,7 @@ import { Hono, type Context } from "hono";
 import {
   ApprovalBody,
   CreateSessionBody,
+  LastEventId,
   MAX_MESSAGE_CHARS,
   UpdateSessionBody,
   SendMessageBody,
@@ -48,6 +49,23 @@ export const SSE_HEADERS = {
   "x-vercel-ai-ui-message-stream": "v1",
   "x-accel-buffering": "no",
 };
+
+/**
+ * Where a stream resume starts: after the `Last-Event-ID` header's index when an EventSource
+ * reconnects (it repeats the original URL, so the header wins over `?from=`), else `?from=`, else 0.
+ */
+export function resumeFrom(c: Context<AppEnv>): number {
+  const header = c.req.header("last-event-id");
+  if (header !== undefined && header.trim() !== "") {
+    const parsed = LastEventId.safeParse(header.trim());
+    if (!parsed.success)
+      throw new AppError("invalid_input", 400, parsed.error.issues[0]?.message ?? "invalid Last-Event-ID");
+    return parsed.data;
+  }
+  const query = StreamQuery.safeParse(c.req.query());
+  if (!query.success) throw new AppError("invalid_input", 400, query.error.issues[0]?.message ?? "invalid query");
+  return query.data.from ?? 0;
+}
 
 /** The caller's session stub, or 404 (unknown, malformed or someone else's id). */
 export async function ownedSession(
@@ -141,9 +159,16 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .get("/:id/stream", async (c) => {
     const { stub } = await ownedSession(c);
-    const query = StreamQuery.safeParse(c.req.query());
-    if (!query.success) throw new AppError("invalid_input", 400, query.error.issues[0]?.message ?? "invalid query");
-    return new Response(await stub.openStream(query.data.from ?? 0), { headers: SSE_HEADERS });
+    const stream = await stub.openStream(resumeFrom(c));
+    return stream ? new Response(stream, { headers: SSE_HEADERS }) : c.body(null, 204);
+  })
+  // The resume path of the AI SDK's DefaultChatTransport when `api` is this session's messages
+  // route: `${api}/${chatId}/stream` (the chat id must be the session id).
+  .get("/:id/messages/:chatId/stream", async (c) => {
+    const { id, stub } = await ownedSession(c);
+    if (c.req.param("chatId") !== id) throw notFound(c.req.param("chatId"));
+    const stream = await stub.openStream(resumeFrom(c));
+    return stream ? new Response(stream, { headers: SSE_HEADERS }) : c.body(null, 204);
   })
   .post("/:id/cancel", async (c) => {
     const { stub } = await ownedSession(c);

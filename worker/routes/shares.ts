@@ -6,7 +6,7 @@
  */
 import { getAgentByName } from "agents";
 import { Hono, type Context } from "hono";
-import { SessionPageQuery, StreamQuery } from "../contracts/api";
+import { SessionPageQuery } from "../contracts/api";
 import { CreateShareBody, type CreatedShare, type ShareList } from "../contracts/share";
 import type { AppEnv } from "../http/app-env";
 import { assertLocalClient } from "../http/identity";
@@ -20,7 +20,7 @@ import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { D1Shares, type LiveShare } from "../storage/share-repo";
 import { chartBars } from "./market";
-import { SSE_HEADERS } from "./sessions";
+import { resumeFrom, SSE_HEADERS } from "./sessions";
 import { auditExport } from "./audit";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -83,10 +83,8 @@ export const shareReadRoutes = new Hono<AppEnv>()
   })
   .get("/:token/stream", async (c) => {
     const share = await liveShare(c);
-    const query = StreamQuery.safeParse(c.req.query());
-    if (!query.success) throw new AppError("invalid_input", 400, query.error.issues[0]?.message ?? "invalid query");
-    const stream = await (await stubOf(c, share.sessionId)).openStream(query.data.from ?? 0);
-    return new Response(stream, { headers: SSE_HEADERS });
+    const stream = await (await stubOf(c, share.sessionId)).openStream(resumeFrom(c));
+    return stream ? new Response(stream, { headers: SSE_HEADERS }) : c.body(null, 204);
   });
 
 /** The owner's share management, mounted at /api/shares after the identity middleware. */

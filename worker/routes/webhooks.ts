@@ -2,7 +2,7 @@
  * `POST /api/webhooks/screenings`: a Standard Webhooks-signed request starts a screening. The raw
  * body is verified with the `standardwebhooks` package (HMAC-SHA256 over `id.timestamp.body`,
  * constant-time compare, 5-minute tolerance either way) before anything is parsed. The `webhook-id`
- * is the task's idempotency key: the same id again answers the same task and queues nothing.
+ * (or `svix-id`: both header sets are read) is the task's idempotency key: the same id again answers the same task and queues nothing.
  */
 import { Hono } from "hono";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
@@ -47,16 +47,27 @@ function refuse(message: string): AppError {
   return new AppError("unauthorized", 401, `webhook refused: ${message}`);
 }
 
+/**
+ * The Standard Webhooks header set the library verifies. Senders using Svix's branding send the
+ * same three values as `svix-id`, `svix-timestamp`, `svix-signature` (Svix's own verifier accepts
+ * both); the set is taken whole — `webhook-*` when `webhook-id` is present, else `svix-*` — so one
+ * request never mixes the two.
+ */
+export function signatureHeaders(read: (name: string) => string | undefined): Record<string, string> {
+  const prefix = read("webhook-id") === undefined && read("svix-id") !== undefined ? "svix" : "webhook";
+  return {
+    "webhook-id": read(`${prefix}-id`) ?? "",
+    "webhook-timestamp": read(`${prefix}-timestamp`) ?? "",
+    "webhook-signature": read(`${prefix}-signature`) ?? "",
+  };
+}
+
 /** Webhook routes, mounted at /api/webhooks (before identity: they authenticate by signature). */
 export const webhookRoutes = new Hono<AppEnv>().post("/screenings", async (c) => {
   const secret = c.var.config.webhookSecret;
   if (!secret) throw refuse("webhooks are disabled (WEBHOOK_SECRET is not set)");
   const raw = await c.req.text();
-  const headers = {
-    "webhook-id": c.req.header("webhook-id") ?? "",
-    "webhook-timestamp": c.req.header("webhook-timestamp") ?? "",
-    "webhook-signature": c.req.header("webhook-signature") ?? "",
-  };
+  const headers = signatureHeaders((name) => c.req.header(name));
   checkHeaderLengths(headers);
   let payload: unknown;
   try {

@@ -12,7 +12,7 @@ import type { FinishMetadata } from "../contracts/stream-parts";
 import { runNested } from "./nested";
 import { runTurn } from "./run-turn";
 import type { TurnDeps, TurnRequest, TurnResult } from "./turn-types";
-import { addUsage, ZERO_USAGE } from "./usage";
+import { addEntry, addUsage, ZERO_USAGE, type UsageEntry } from "./usage";
 import type { RoundUsage } from "./stream-round";
 import { lastUserText } from "./transcript";
 
@@ -32,6 +32,7 @@ export async function runPipeline(
   const outputs: { step: PipelineStep; text: string }[] = [];
   let rounds = 0;
   let usage: RoundUsage = ZERO_USAGE;
+  let ledger: UsageEntry[] = [];
   let answer = "";
   let part = 0;
   const say = (text: string) => {
@@ -54,14 +55,14 @@ export async function runPipeline(
         pipeline: { steps: steps.length, completed: outputs.length },
       } satisfies FinishMetadata,
     });
-    return { status, rounds, usage, modelId: deps.models.primary.id, ...(error ? { error } : {}) };
+    return { status, rounds, usage, modelId: deps.models.primary.id, byPurpose: ledger, ...(error ? { error } : {}) };
   };
 
   if (!req.started) deps.emit({ type: "start", messageId: req.messageId });
   for (const [i, step] of steps.entries()) {
     if (req.signal.aborted) {
       deps.emit({ type: "abort", reason: "cancelled" });
-      return { status: "cancelled", rounds, usage: ZERO_USAGE, modelId: deps.models.primary.id };
+      return { status: "cancelled", rounds, usage, modelId: deps.models.primary.id, byPurpose: ledger };
     }
     // Marks where the step's parts begin (the audit trail seals one entry per step); not part of the message.
     deps.emit({
@@ -92,11 +93,12 @@ export async function runPipeline(
     });
     rounds += nested.result.rounds;
     usage = addUsage(usage, nested.result.usage);
+    for (const e of nested.result.byPurpose ?? []) ledger = addEntry(ledger, e);
     const failed = nested.result.status !== "done" || stepText.trim() === "";
     if (failed) {
       if (nested.result.status === "cancelled") {
         deps.emit({ type: "abort", reason: "cancelled" });
-        return { status: "cancelled", rounds, usage: ZERO_USAGE, modelId: deps.models.primary.id };
+        return { status: "cancelled", rounds, usage, modelId: deps.models.primary.id, byPurpose: ledger };
       }
       const why =
         nested.result.error ??

@@ -30,7 +30,7 @@ import {
 import { lastUserText, recentTexts, toFlushMessage, toolResultMessage } from "./transcript";
 import { traceOutcome } from "./trace";
 import { startTurnBudget } from "./turn-budget";
-import { addUsage, costOf, ZERO_USAGE } from "./usage";
+import { addEntry, addUsage, costOf, ZERO_USAGE, type UsageEntry, type UsagePurpose } from "./usage";
 import { dataPart, type FinishMetadata } from "../contracts/stream-parts";
 
 const ROUNDS_EXCEEDED: Record<Lang, string> = {
@@ -78,10 +78,24 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
             return Math.max(0, limits.maxRounds - rounds);
           },
           remaining: () => Math.max(0, limits.maxRounds - rounds),
+          // A delegation's rounds are this turn's spending: into its totals, tagged `subagent`.
+          account: (nested) => {
+            for (const e of nested.byPurpose ?? [
+              { purpose: "turn", modelId: nested.modelId, calls: nested.rounds, usage: nested.usage },
+            ])
+              charge(e.purpose === "turn" ? "subagent" : e.purpose, e.modelId, e.usage, e.calls);
+          },
         }),
       };
   let active: NamedModel = deps.models.primary;
   let usage: RoundUsage = ZERO_USAGE;
+  let ledger: UsageEntry[] = [];
+  /** Counts one model call's (or a nested run's) usage once, in the total and by purpose. */
+  const charge = (purpose: UsagePurpose, modelId: string, u: RoundUsage, calls = 1) => {
+    if (u.inputTokens === 0 && u.outputTokens === 0 && u.costUsd === 0) return;
+    usage = addUsage(usage, u);
+    ledger = addEntry(ledger, { purpose, modelId, calls, usage: u });
+  };
   let rounds = 0;
   let firstOutputMs: number | undefined;
 
@@ -132,6 +146,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       rounds,
       usage,
       modelId: active.id,
+      byPurpose: ledger,
       ...(error !== undefined ? { error } : {}),
       ...(lastView ? { view: lastView } : {}),
     };
@@ -206,7 +221,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       const round = await modelRound(rounds);
       round.usage.costUsd = costOf(round.usage, deps.priceOf?.(active.id));
       if (round.reasoning) deps.trace?.({ type: "thinking", round: rounds, text: round.reasoning });
-      usage = addUsage(usage, round.usage);
+      charge("turn", active.id, round.usage);
       emit(dataPart("data-usage", { round: rounds, ...round.usage, total: usage }));
       append(assistantMessage(round));
       if (round.calls.length === 0) {
@@ -245,7 +260,14 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
   } catch (error) {
     if (req.signal.aborted) {
       emit({ type: "abort", reason: "cancelled" });
-      return { status: "cancelled", rounds, usage, modelId: active.id, ...(lastView ? { view: lastView } : {}) };
+      return {
+        status: "cancelled",
+        rounds,
+        usage,
+        modelId: active.id,
+        byPurpose: ledger,
+        ...(lastView ? { view: lastView } : {}),
+      };
     }
     const failure: ModelFailure | undefined = error instanceof RoundFailure ? error.failure : undefined;
     const text = budget.signal.aborted
@@ -278,7 +300,12 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       tools: schemas,
       window: inferContextWindow(active.id, limits.contextWindow),
       lang: req.lang,
-      summarize: deps.models.offline ? extractiveSummarizer : modelSummarizer(active.model, signal),
+      summarize: deps.models.offline
+        ? extractiveSummarizer
+        : modelSummarizer(active.model, signal, (u) => {
+            const id = active.id;
+            charge("summary", id, { ...u, costUsd: costOf(u, deps.priceOf?.(id)) });
+          }),
       beforeSummary: (head) =>
         deps.memoryFlush.flushBeforeCompaction({
           sessionId: req.sessionId,

@@ -9,7 +9,7 @@ import type { SubagentOutcome, SubagentRunner } from "../ports/subagent";
 import { SUBAGENT_TOOLS, type SubagentName } from "./profiles/definitions";
 import type { NamedModel } from "./model";
 import { runNested } from "./nested";
-import type { RunTurn, TurnDeps, TurnRequest } from "./turn-types";
+import type { RunTurn, TurnDeps, TurnRequest, TurnResult } from "./turn-types";
 import { dataPart } from "../contracts/stream-parts";
 
 const PROMPTS: Record<SubagentName, string> = {
@@ -34,6 +34,8 @@ export function createSubagentRunner(o: {
   emit: (chunk: UIMessageChunk) => void;
   spend: (rounds: number) => number;
   remaining: () => number;
+  /** Adds a finished delegation's usage to the turn's. */
+  account: (result: TurnResult) => void;
 }): SubagentRunner {
   const all = o.deps.allTools ?? o.deps.tools;
   return {
@@ -93,6 +95,7 @@ export function createSubagentRunner(o: {
         },
       });
       o.spend(nested.result.rounds);
+      o.account(nested.result);
       const status =
         nested.result.status === "done"
           ? "done"

@@ -16,6 +16,7 @@ import type { RoundUsage } from "./stream-round";
 import type { ApprovalGate, PendingCall, ToolOutcome } from "./tool-executor";
 import type { ModelPrice } from "./usage";
 import type { TraceEvent } from "./trace";
+import type { UsageEntry } from "./usage";
 
 /** Seed 000: at most 15 tool rounds per turn. */
 export const MAX_TOOL_ROUNDS = 15;
@@ -104,8 +105,11 @@ export interface TurnRequest {
 export interface TurnResult {
   status: "done" | "cancelled" | "error" | "rounds_exceeded";
   rounds: number;
+  /** Every model call of the turn (its rounds, sub-agents, compaction summaries), counted once. */
   usage: RoundUsage;
   modelId: string;
+  /** `usage` split by purpose and model (sums to `usage`); absent = all of it is purpose `turn`. */
+  byPurpose?: UsageEntry[];
   error?: string;
   /** The last view sent to the model (system prompt and messages), for the audit trail's hashes. */
   view?: { system: string; messages: ModelMessage[] };

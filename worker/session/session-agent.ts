@@ -193,13 +193,19 @@ export class SessionAgent extends Agent<Env> {
     return this.controller.start({ text: input.text });
   }
 
-  /** Replays the current (or last) turn's events from index `from`, then follows it live while it runs. */
-  async openStream(from: number): Promise<ReadableStream<Uint8Array>> {
+  /**
+   * Replays the current (or last) turn's events from index `from`, then follows it live while it runs.
+   * `null` when the last turn is over and holds no event at or after `from`: the client has it all
+   * (the route answers 204, which tells an EventSource to stop reconnecting).
+   */
+  async openStream(from: number): Promise<ReadableStream<Uint8Array> | null> {
     const turn = this.turns.lastTurn();
     if (!turn) return this.hub.subscribe([], false);
     const replay = this.turns.eventsOf(turn.id, from).map((e) => sseFrame(e.idx, e.chunk));
     if (turn.status === "awaiting_approval") return this.hub.subscribe(replay, false, false);
-    return this.hub.subscribe(replay, this.controller.liveTurnId() === turn.id);
+    const live = this.controller.liveTurnId() === turn.id;
+    if (!live && replay.length === 0) return null;
+    return this.hub.subscribe(replay, live);
   }
 
   /** Stops the open turn at once; `{ cancelled: false }` when nothing runs. */
@@ -282,6 +288,10 @@ export class SessionAgent extends Agent<Env> {
           config: loadConfig(this.env),
           log: this.log,
           ...o,
+          // The memory pass is this session's spending too (D1 has it already).
+          onUsage: (entries) => {
+            for (const e of entries) this.store.addUsage(e.usage);
+          },
         }),
     };
   }

@@ -18,7 +18,10 @@ import { L1_WINDOW, modelMemoryPass, type PassMessage } from "../runtime/memory/
 import { createMemoryRecall } from "../runtime/memory/recall-memories";
 import { rememberTurn } from "../runtime/memory/remember-turn";
 import { createModels } from "../runtime/model";
+import { addEntry, costOf, type UsageEntry } from "../runtime/usage";
+import { createDb } from "../storage/db";
 import { D1MemoryStore } from "../storage/memory-repo";
+import { D1UsageRepo } from "../storage/usage-repo";
 import * as schema from "./schema";
 
 /** The model pass runs on every Nth user turn of a session (and only when the window used tools). */
@@ -67,6 +70,8 @@ export interface LearnInput {
   assistant: StoredUIMessage | undefined;
   /** Only a finished answer teaches lessons (not an error or a cancelled turn). */
   answered: boolean;
+  /** The memory pass's model usage, for the session's totals (D1 is written here). */
+  onUsage?: (entries: readonly UsageEntry[]) => void;
 }
 
 /** Learns from a finished turn; failures are logged as errors (this runs after the answer). */
@@ -108,12 +113,36 @@ export async function learnFromTurn(input: LearnInput): Promise<void> {
       .reverse();
     const partsOf = (p: unknown) => new RowChunks(input.sessionDb).restoreParsed(p) as Record<string, unknown>[];
     if (rows.length < 4 || !rows.some((r) => usedTools(partsOf(r.parts)))) return;
-    const messages: PassMessage[] = rows.map((r) => ({ id: r.id, role: r.role, text: textOf(partsOf(r.parts)) }));
-    const model = createModels(input.config.model, input.config.fallbackModel).primary.model;
-    await modelMemoryPass(
-      { store, model, now: Date.now, log },
-      { ownerId: input.ownerId, sessionId: input.sessionId, messages },
-    );
+    const messages: PassMessage[] = rows.map((r) => ({
+      id: r.id,
+      role: r.role,
+      text: textOf(partsOf(r.parts)),
+    }));
+    const primary = createModels(input.config.model, input.config.fallbackModel).primary;
+    let ledger: UsageEntry[] = [];
+    const price = input.config.prices[primary.id] ?? input.config.prices["*"];
+    try {
+      await modelMemoryPass(
+        {
+          store,
+          model: primary.model,
+          now: Date.now,
+          log,
+          onUsage: (u) =>
+            (ledger = addEntry(ledger, {
+              purpose: "memory",
+              modelId: primary.id,
+              calls: 1,
+              usage: { ...u, costUsd: costOf(u, price) },
+            })),
+        },
+        { ownerId: input.ownerId, sessionId: input.sessionId, messages },
+      );
+    } finally {
+      // Spent tokens count even when the pass fails afterwards (purpose `memory`).
+      await new D1UsageRepo(createDb(input.d1)).addEntries(input.ownerId, Date.now(), ledger, log);
+      input.onUsage?.(ledger);
+    }
   } catch (error) {
     log.error("memory_learning_failed", { error });
   }

@@ -223,13 +223,16 @@ export const recommendations = sqliteTable(
   (t) => [index("recommendations_owner_date").on(t.ownerId, t.recommendDate)],
 );
 
-/** Model usage per owner, UTC day and model (for `GET /api/usage`), added to at the end of each turn. */
+/** Model usage per owner, UTC day, model and purpose (for `GET /api/usage`): each model call counted once. */
 export const usageDaily = sqliteTable(
   "usage_daily",
   {
     ownerId: text("owner_id").notNull(),
     day: text("day").notNull(),
     model: text("model").notNull(),
+    /** What the calls were for: turn, subagent, report, summary, memory (see runtime/usage.ts). */
+    purpose: text("purpose").notNull().default("turn"),
+    /** Model calls (purpose `turn`: turns) counted in this row. */
     turns: integer("turns").notNull().default(0),
     inputTokens: integer("input_tokens").notNull().default(0),
     outputTokens: integer("output_tokens").notNull().default(0),
@@ -237,7 +240,7 @@ export const usageDaily = sqliteTable(
     cacheWriteTokens: integer("cache_write_tokens").notNull().default(0),
     costMicros: integer("cost_micros").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.ownerId, t.day, t.model] })],
+  (t) => [primaryKey({ columns: [t.ownerId, t.day, t.model, t.purpose] })],
 );
 
 /** A user's own skills (markdown with front matter); built-ins live in code. */

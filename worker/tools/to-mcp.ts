@@ -3,21 +3,35 @@
  * `specs/mcp-exposure.ts` (no second list), calls run the same handlers with the same zod input
  * validation. Every failure of a call — bad or oversized input, a refused write, a handler `err`, a
  * crash, an oversized result — is an MCP tool error (`isError: true`, `{ error: { code, message } }`
- * as text), never a transport failure. Background tools answer their task id and point at
- * `check_background_tasks`.
+ * as text), never a transport failure; a tool that is not offered is a protocol error (−32602
+ * Invalid params, as the spec says for unknown tools). Background tools answer their task id and
+ * point at `check_background_tasks`. Skills (built-in and the caller's own) are MCP prompts; the
+ * latest analysis of a symbol is the resource `wyckoff://analysis/{symbol}`.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
   type CallToolResult,
+  type GetPromptResult,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { z } from "zod";
 import type { BoundTool } from "./bind";
 import type { ToolDeps } from "./deps";
-import { mcpTier } from "./specs/mcp-exposure";
+import { renderSkill } from "../runtime/skills/skill";
+import { mcpEntry, mcpTier } from "./specs/mcp-exposure";
 
 /** Largest tool input accepted over MCP (bytes of JSON). */
 export const MCP_MAX_INPUT_BYTES = 64 * 1024;
@@ -44,6 +58,11 @@ export interface McpServerOptions {
   newId: () => string;
   /** Log of each call (tool, ok, ms). */
   onCall?: (event: { tool: string; ok: boolean; code?: string; ms: number }) => void;
+  /**
+   * What is outside this deployment for this request (MCP `openWorldHint`): live market-data
+   * providers (`MARKET_DATA=live`) and a configured model. Both false when absent.
+   */
+  world?: { liveMarket: boolean; model: boolean };
 }
 
 /** The registry tools offered over MCP, in registry order. */
@@ -51,10 +70,19 @@ export function mcpTools(tools: readonly BoundTool[]): BoundTool[] {
   return tools.filter((t) => mcpTier(t.spec.name) !== undefined);
 }
 
-/** The MCP `tools/list` entry of one tool. */
-export function toMcpTool(t: BoundTool): Tool {
+/**
+ * The MCP `tools/list` entry of one tool. Annotations follow the spec's meaning: `readOnlyHint` —
+ * changes nothing (a background tool creates a task, so it is not read-only); `destructiveHint` —
+ * may overwrite or delete (only writes that do, e.g. setting holdings or overwriting a file);
+ * `openWorldHint` — reaches outside the deployment (live market providers, the model) for this
+ * server's settings.
+ */
+export function toMcpTool(t: BoundTool, world: McpServerOptions["world"] = { liveMarket: false, model: false }): Tool {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(t.spec.input, { io: "input" }) as Record<string, unknown>;
   const a = t.spec.annotations;
+  const entry = mcpEntry(t.spec.name);
+  const readOnly = a.readOnly && !a.background;
+  const openWorld = entry?.world === "market" ? world.liveMarket : entry?.world === "model" ? world.model : false;
   return {
     name: t.spec.name,
     title: t.spec.title.en,
@@ -62,9 +90,10 @@ export function toMcpTool(t: BoundTool): Tool {
     inputSchema: { ...schema, type: "object" },
     annotations: {
       title: t.spec.title.en,
-      readOnlyHint: a.readOnly,
-      destructiveHint: !a.readOnly,
-      openWorldHint: false,
+      readOnlyHint: readOnly,
+      destructiveHint: !readOnly && entry?.destructive === true,
+      idempotentHint: readOnly,
+      openWorldHint: openWorld,
     },
     _meta: {
       "wyckoff-edge/tier": mcpTier(t.spec.name),
@@ -94,7 +123,10 @@ function backgroundAnswer(value: unknown): unknown {
   };
 }
 
-/** Runs one `tools/call` and always answers a `CallToolResult`. */
+/**
+ * Runs one `tools/call`: a `CallToolResult` for everything the tool itself decides (errors as
+ * `isError`); an unknown or unoffered tool throws −32602 (the SDK answers it as a JSON-RPC error).
+ */
 export async function callMcpTool(name: string, args: unknown, o: McpServerOptions): Promise<CallToolResult> {
   const started = Date.now();
   const done = (result: CallToolResult, code?: string): CallToolResult => {
@@ -103,7 +135,10 @@ export async function callMcpTool(name: string, args: unknown, o: McpServerOptio
   };
   const fail = (code: string, message: string) => done(toolError(code, message), code);
   const bound = mcpTools(o.tools).find((t) => t.spec.name === name);
-  if (!bound) return fail("not_found", `unknown tool ${name}; tools/list shows the available ones`);
+  if (!bound) {
+    o.onCall?.({ tool: name, ok: false, code: "unknown_tool", ms: Date.now() - started });
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}; tools/list shows the available ones`);
+  }
   const inputBytes = bytesOf(JSON.stringify(args ?? {}));
   if (inputBytes > MCP_MAX_INPUT_BYTES)
     return fail("payload_too_large", `input is ${inputBytes} bytes; at most ${MCP_MAX_INPUT_BYTES} bytes (64 KiB)`);
@@ -144,18 +179,102 @@ export async function callMcpTool(name: string, args: unknown, o: McpServerOptio
   });
 }
 
+/** URI template of the analysis resource. */
+export const ANALYSIS_TEMPLATE = "wyckoff://analysis/{symbol}";
+const ANALYSIS_URI = /^wyckoff:\/\/analysis\/([^/?#]{1,32})$/;
+/** MCP's "resource not found" error code (spec: −32002). */
+const RESOURCE_NOT_FOUND = -32002;
+
+function analysisUri(symbol: string): string {
+  return `wyckoff://analysis/${encodeURIComponent(symbol)}`;
+}
+
+/** Skills as MCP prompts: one optional argument, the skill's `{user_input}`. */
+async function listPrompts(o: McpServerOptions): Promise<Prompt[]> {
+  const skills = await o.deps.skills.list(o.caller.userId);
+  return skills.map((s) => ({
+    name: s.name,
+    title: s.name,
+    description: s.description,
+    arguments: [
+      { name: "user_input", description: "what the skill should work on (codes, focus, period)", required: false },
+    ],
+  }));
+}
+
+async function getPrompt(
+  name: string,
+  args: Record<string, string> | undefined,
+  o: McpServerOptions,
+): Promise<GetPromptResult> {
+  const skill = await o.deps.skills.get(o.caller.userId, name);
+  if (!skill)
+    throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}; prompts/list shows the available ones`);
+  return {
+    description: skill.description,
+    messages: [{ role: "user", content: { type: "text", text: renderSkill(skill, args?.["user_input"] ?? "") } }],
+  };
+}
+
+/** Concrete analysis resources: the caller's holdings (any symbol is readable through the template). */
+async function listResources(o: McpServerOptions): Promise<Resource[]> {
+  const portfolio = o.tools.find((t) => t.spec.name === "portfolio");
+  if (!portfolio) return [];
+  const input = portfolio.spec.input.safeParse({ mode: "view" });
+  if (!input.success) return [];
+  const ctx = { sessionId: "", userId: o.caller.userId, toolCallId: o.newId(), signal: o.caller.signal };
+  const result = await portfolio.handler(input.data, o.deps, ctx).catch(() => null);
+  const positions = result?.ok
+    ? ((result.value as { positions?: { code: string; name?: string }[] }).positions ?? [])
+    : [];
+  return positions.map((p) => ({
+    uri: analysisUri(p.code),
+    name: `analysis-${p.code}`,
+    title: `Wyckoff analysis of ${p.name ? `${p.name} (${p.code})` : p.code}`,
+    mimeType: "application/json",
+  }));
+}
+
+const ANALYSIS_RESOURCE_TEMPLATE: ResourceTemplate = {
+  uriTemplate: ANALYSIS_TEMPLATE,
+  name: "analysis",
+  title: "Latest Wyckoff analysis of a symbol",
+  description:
+    "The engine's reading of the symbol's latest daily bars: phase, trading range, events, triggers, health, stops and targets (as analyze_stock mode=diagnose). symbol: a code such as 600519, AAPL or SIM.0001.",
+  mimeType: "application/json",
+};
+
+async function readAnalysis(uri: string, o: McpServerOptions) {
+  const m = ANALYSIS_URI.exec(uri);
+  if (!m?.[1]) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (expected ${ANALYSIS_TEMPLATE})`);
+  const symbol = decodeURIComponent(m[1]);
+  const result = await callMcpTool("analyze_stock", { code: symbol, mode: "diagnose" }, o);
+  const text = (result.content[0] as { text?: string } | undefined)?.text ?? "";
+  if (result.isError) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}: ${text}`, { uri });
+  return { contents: [{ uri: analysisUri(symbol), mimeType: "application/json", text }] };
+}
+
 /** Builds the MCP server of one request (stateless: a new server per request). */
 export function createMcpServer(o: McpServerOptions): Server {
   const server = new Server(
     { name: "wyckoff-edge", title: "wyckoff-edge", version: o.version },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, prompts: {}, resources: {} },
       instructions:
-        "Wyckoff-method market research: search symbols, analyze one (phase, events, health), market overview and regime, screening and backtests (background: poll check_background_tasks), the user's portfolio and history. Tools that change data are refused unless the server enables writes.",
+        "Wyckoff-method market research: search symbols, analyze one (phase, events, health), market overview and regime, screening and backtests (background: poll check_background_tasks), the user's portfolio and history. Tools that change data are refused unless the server enables writes. Prompts are the research skills (screen, checkup, report, strategy, backtest, and the user's own); the resource template wyckoff://analysis/{symbol} reads a symbol's latest analysis.",
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(o.tools).map(toMcpTool) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: mcpTools(o.tools).map((t) => toMcpTool(t, o.world)),
+  }));
   server.setRequestHandler(CallToolRequestSchema, (req) => callMcpTool(req.params.name, req.params.arguments, o));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: await listPrompts(o) }));
+  server.setRequestHandler(GetPromptRequestSchema, (req) => getPrompt(req.params.name, req.params.arguments, o));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await listResources(o) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [ANALYSIS_RESOURCE_TEMPLATE],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => readAnalysis(req.params.uri, o));
   return server;
 }

@@ -12,17 +12,27 @@ import { toolSpec, toolTitle } from "../../../web/lib/tool-catalog";
 import { TOOL_SPECS } from "../../../worker/tools/specs/catalog";
 import { MCP_EXPOSURE, mcpTier } from "../../../worker/tools/specs/mcp-exposure";
 import { TOOLS } from "../../../worker/tools/registry";
-import { createMcpServer, mcpTools } from "../../../worker/tools/to-mcp";
+import { BUILTIN_SKILLS } from "../../../worker/runtime/skills/builtin";
+import { ANALYSIS_TEMPLATE, createMcpServer, mcpTools } from "../../../worker/tools/to-mcp";
 import { fakeToolDeps } from "../../support/runtime-harness";
 
-async function connect(allowWrites = false): Promise<Client> {
+const skills = {
+  list: async () => [...BUILTIN_SKILLS],
+  get: async (_user: string, name: string) => BUILTIN_SKILLS.find((s) => s.name === name) ?? null,
+};
+
+async function connect(
+  allowWrites = false,
+  world: { liveMarket: boolean; model: boolean } = { liveMarket: false, model: false },
+): Promise<Client> {
   const server = createMcpServer({
     tools: TOOLS,
-    deps: fakeToolDeps(),
+    deps: fakeToolDeps({ skills }),
     caller: { userId: "u1", signal: new AbortController().signal },
     allowWrites,
     version: "test",
     newId: () => "mcp_1",
+    world,
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
@@ -120,7 +130,14 @@ describe("MCP listing", () => {
       const { $schema: _s, ...schema } = z.toJSONSchema(t.spec.input, { io: "input" }) as Record<string, unknown>;
       expect(listed?.inputSchema, t.spec.name).toEqual(schema);
       expect(listed?.description).toBe(t.spec.description);
-      expect(listed?.annotations?.readOnlyHint).toBe(t.spec.annotations.readOnly);
+      // A background tool creates a task: not read-only in MCP's sense, though it changes no user data.
+      const readOnly = t.spec.annotations.readOnly && !t.spec.annotations.background;
+      expect(listed?.annotations?.readOnlyHint, t.spec.name).toBe(readOnly);
+      // Destructive only for writes that overwrite or remove; the offline deployment is a closed world.
+      expect(listed?.annotations?.destructiveHint, t.spec.name).toBe(
+        !readOnly && ["update_portfolio", "write_file"].includes(t.spec.name),
+      );
+      expect(listed?.annotations?.openWorldHint, t.spec.name).toBe(false);
       expect(listed?._meta?.["wyckoff-edge/tier"]).toBe(mcpTier(t.spec.name));
     }
     for (const hidden of ["execute_skill", "delegate_to_research", "rename_session", "web_fetch"])
@@ -128,16 +145,17 @@ describe("MCP listing", () => {
     await client.close();
   });
 
-  it("answers tool failures as MCP tool errors: unknown tool, bad input, refused write, oversized input", async () => {
+  it("answers tool failures as MCP tool errors (bad input, refused write, oversized input), an unknown tool as −32602", async () => {
     const client = await connect();
     const errorOf = (r: Awaited<ReturnType<Client["callTool"]>>) => {
       expect(r.isError).toBe(true);
       const content = r.content as { type: string; text: string }[];
       return (JSON.parse(content[0]?.text ?? "{}") as { error: { code: string; message: string } }).error;
     };
-    expect(errorOf(await client.callTool({ name: "rename_session", arguments: { title: "x" } })).code).toBe(
-      "not_found",
-    );
+    // A tool that is not offered is a protocol error (−32602), not a tool result.
+    await expect(client.callTool({ name: "rename_session", arguments: { title: "x" } })).rejects.toMatchObject({
+      code: -32602,
+    });
     expect(errorOf(await client.callTool({ name: "analyze_stock", arguments: { code: 42 } })).code).toBe(
       "invalid_input",
     );
@@ -150,6 +168,49 @@ describe("MCP listing", () => {
       await client.callTool({ name: "search_stock_by_name", arguments: { keyword: "x".repeat(70_000) } }),
     );
     expect(big.code).toBe("payload_too_large");
+    await client.close();
+  });
+
+  it("marks market tools open-world only with live data, model tools only with a model", async () => {
+    const live = await connect(false, { liveMarket: true, model: false });
+    const hint = async (c: Client, name: string) =>
+      (await c.listTools()).tools.find((t) => t.name === name)?.annotations?.openWorldHint;
+    expect(await hint(live, "analyze_stock")).toBe(true);
+    expect(await hint(live, "screen_stocks")).toBe(true);
+    expect(await hint(live, "generate_ai_report")).toBe(false);
+    expect(await hint(live, "query_history")).toBe(false);
+    expect(await hint(live, "write_file")).toBe(false);
+    const model = await connect(false, { liveMarket: false, model: true });
+    expect(await hint(model, "generate_ai_report")).toBe(true);
+    expect(await hint(model, "analyze_stock")).toBe(false);
+    await live.close();
+    await model.close();
+  });
+});
+
+describe("MCP prompts and resources", () => {
+  it("offers every skill as a prompt with its user_input argument, rendered on prompts/get", async () => {
+    const client = await connect();
+    expect(client.getServerCapabilities()).toMatchObject({ prompts: {}, resources: {}, tools: {} });
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(BUILTIN_SKILLS.map((s) => s.name));
+    expect(prompts[0]?.arguments).toEqual([expect.objectContaining({ name: "user_input", required: false })]);
+    const got = await client.getPrompt({ name: "screen", arguments: { user_input: "main board, 5 names" } });
+    const text = (got.messages[0]?.content as { type: string; text: string } | undefined)?.text ?? "";
+    expect(got.messages[0]?.role).toBe("user");
+    expect(text).toContain("screen_stocks for: main board, 5 names");
+    expect(text).not.toContain("{user_input}");
+    await expect(client.getPrompt({ name: "no-such-skill" })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+
+  it("lists the analysis resource template and refuses a URI outside it (−32002)", async () => {
+    const client = await connect();
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: ANALYSIS_TEMPLATE, mimeType: "application/json" }),
+    ]);
+    await expect(client.readResource({ uri: "file:///etc/passwd" })).rejects.toMatchObject({ code: -32002 });
     await client.close();
   });
 });

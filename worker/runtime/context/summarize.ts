@@ -5,6 +5,7 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { generateText, type ModelMessage } from "ai";
 import type { Lang } from "../errors";
+import { fromSdkUsage, type UsageSink } from "../usage";
 import type { Summarize } from "./compaction";
 import { wireMessage } from "./tokens";
 
@@ -18,8 +19,8 @@ function render(head: readonly ModelMessage[], previous: string | null): string 
   return [previous ? `[earlier summary] ${previous}` : "", ...lines].filter(Boolean).join("\n").slice(0, 60_000);
 }
 
-/** A summarizer backed by a model (the turn's active one). */
-export function modelSummarizer(model: LanguageModelV4, signal: AbortSignal): Summarize {
+/** A summarizer backed by a model (the turn's active one); each call's usage goes to `onUsage`. */
+export function modelSummarizer(model: LanguageModelV4, signal: AbortSignal, onUsage?: UsageSink): Summarize {
   return async (head, previous, lang) => {
     const result = await generateText({
       model,
@@ -28,6 +29,7 @@ export function modelSummarizer(model: LanguageModelV4, signal: AbortSignal): Su
       maxRetries: 0,
       abortSignal: signal,
     });
+    onUsage?.(fromSdkUsage(result.totalUsage ?? result.usage));
     return result.text;
   };
 }

@@ -12,6 +12,7 @@ import type { MemoryType } from "../../contracts/memory";
 import { extractKeywords } from "../../memory/keywords";
 import { LAYER_REFRESH_MIN_ATOMS, MAX_LAYER_LINES, parseModelAtoms } from "../../memory/model-atoms";
 import { stockCodes } from "../../memory/stock-codes";
+import { fromSdkUsage, type UsageSink } from "../usage";
 
 /** Messages the L1 pass reads (seed: the last 40). */
 export const L1_WINDOW = 40;
@@ -43,6 +44,8 @@ export interface ModelPassDeps {
   now: Clock;
   log: Logger;
   signal?: AbortSignal;
+  /** Receives each model call's usage (counted as purpose `memory`). */
+  onUsage?: UsageSink;
 }
 
 function toNew(type: MemoryType, content: string, sessionId: string, messageIds: string[]): NewMemory {
@@ -71,6 +74,7 @@ export async function modelMemoryPass(
     maxOutputTokens: 400,
     ...(deps.signal ? { abortSignal: deps.signal } : {}),
   });
+  deps.onUsage?.(fromSdkUsage(l1.totalUsage ?? l1.usage));
   const userIds = window.filter((m) => m.role === "user").map((m) => m.id);
   const atoms = parseModelAtoms(l1.text, ["preference", "decision"]);
   const now = deps.now();
@@ -89,6 +93,7 @@ export async function modelMemoryPass(
       maxOutputTokens: 500,
       ...(deps.signal ? { abortSignal: deps.signal } : {}),
     });
+    deps.onUsage?.(fromSdkUsage(refresh.totalUsage ?? refresh.usage));
     const lines = parseModelAtoms(refresh.text, ["scenario", "persona"], MAX_LAYER_LINES);
     if (lines.length > 0) {
       await deps.store.removeByOrigin(input.ownerId, ["scenario", "persona"], "model");

@@ -8,6 +8,8 @@ import { generateText } from "ai";
 import type { ReportFeatures } from "../../engine/report/report-features";
 import { ruleReport } from "../../engine/report/rule-report";
 import type { CampEntry } from "../../contracts/report";
+import type { RoundUsage } from "../stream-round";
+import { fromSdkUsage } from "../usage";
 
 /** The report's instructions. */
 export const REPORT_INSTRUCTIONS = [
@@ -24,6 +26,8 @@ export interface WrittenReport {
   camps: CampEntry[];
   ruleBased: boolean;
   reason: string;
+  /** Tokens the model spent (also when its answer was unusable); absent when no model was called. */
+  usage?: RoundUsage;
 }
 
 /** Writes the report with `model`, or by the rules when `model` is undefined or fails. */
@@ -36,6 +40,7 @@ export async function writeReport(
   const rules = ruleReport(features, simulated);
   if (!model)
     return { ...rules, ruleBased: true, reason: "offline model: rule-based report from the engine's evidence" };
+  let usage: RoundUsage | undefined;
   try {
     const result = await generateText({
       model,
@@ -49,15 +54,22 @@ export async function writeReport(
       maxRetries: 1,
       ...(signal ? { abortSignal: signal } : {}),
     });
+    usage = fromSdkUsage(result.totalUsage ?? result.usage);
     if (result.text.trim() === "") throw new Error("empty report");
     return {
       text: result.text,
       camps: rules.camps,
       ruleBased: false,
       reason: "written by the model from compressed features",
+      usage,
     };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { ...rules, ruleBased: true, reason: `model failed (${why.slice(0, 160)}): rule-based report instead` };
+    return {
+      ...rules,
+      ruleBased: true,
+      reason: `model failed (${why.slice(0, 160)}): rule-based report instead`,
+      ...(usage ? { usage } : {}),
+    };
   }
 }

@@ -8,8 +8,18 @@
  * `MCP_ALLOW_WRITES=true`.
  */
 
-/** How a tool appears over MCP. */
-export type McpExposure = { tier: 1 | 2 | 3 } | { excluded: string };
+/**
+ * What a tool reaches beyond this deployment's own storage (MCP `openWorldHint`): `market` — the
+ * market-data providers when `MARKET_DATA=live` (the bundled offline data is a closed world);
+ * `model` — the configured language model (and the market data it is given).
+ */
+export type McpWorld = "market" | "model";
+
+/**
+ * How a tool appears over MCP. `destructive`: a write that may overwrite or remove what is there
+ * (MCP `destructiveHint`; writes that only add are not destructive).
+ */
+export type McpExposure = { tier: 1 | 2 | 3; world?: McpWorld; destructive?: boolean } | { excluded: string };
 
 const SESSION_ONLY =
   "works on the chat session's own loop (model, prompt, sub-agents); MCP clients orchestrate themselves";
@@ -19,21 +29,21 @@ export const MCP_EXPOSURE: Readonly<Record<string, McpExposure>> = {
   query_history: { tier: 1 },
   check_background_tasks: { tier: 1 },
   get_time: { tier: 2 },
-  search_stock_by_name: { tier: 2 },
-  analyze_stock: { tier: 2 },
-  get_market_overview: { tier: 2 },
-  get_market_history: { tier: 2 },
-  market_regime: { tier: 2 },
-  intraday_analysis: { tier: 2 },
-  screen_stocks: { tier: 2 },
-  run_backtest: { tier: 2 },
-  portfolio: { tier: 3 },
-  update_portfolio: { tier: 3 },
-  generate_ai_report: { tier: 3 },
-  generate_strategy_decision: { tier: 3 },
+  search_stock_by_name: { tier: 2, world: "market" },
+  analyze_stock: { tier: 2, world: "market" },
+  get_market_overview: { tier: 2, world: "market" },
+  get_market_history: { tier: 2, world: "market" },
+  market_regime: { tier: 2, world: "market" },
+  intraday_analysis: { tier: 2, world: "market" },
+  screen_stocks: { tier: 2, world: "market" },
+  run_backtest: { tier: 2, world: "market" },
+  portfolio: { tier: 3, world: "market" },
+  update_portfolio: { tier: 3, destructive: true },
+  generate_ai_report: { tier: 3, world: "model" },
+  generate_strategy_decision: { tier: 3, world: "model" },
   list_files: { tier: 3 },
   read_file: { tier: 3 },
-  write_file: { tier: 3 },
+  write_file: { tier: 3, destructive: true },
   execute_skill: { excluded: SESSION_ONLY },
   delegate_to_research: { excluded: SESSION_ONLY },
   delegate_to_analysis: { excluded: SESSION_ONLY },
@@ -48,4 +58,10 @@ export const MCP_EXPOSURE: Readonly<Record<string, McpExposure>> = {
 export function mcpTier(name: string): 1 | 2 | 3 | undefined {
   const e = MCP_EXPOSURE[name];
   return e && "tier" in e ? e.tier : undefined;
+}
+
+/** The exposure entry of an offered tool (undefined when it stays off MCP). */
+export function mcpEntry(name: string): { tier: 1 | 2 | 3; world?: McpWorld; destructive?: boolean } | undefined {
+  const e = MCP_EXPOSURE[name];
+  return e && "tier" in e ? e : undefined;
 }
