@@ -101,7 +101,10 @@ export interface TurnRequest {
   turnId: string;
   userId: string;
   messageId: string;
+  /** Byte-stable across rounds and turns (cacheable); per-turn facts go in `context`. */
   system: string;
+  /** Today's date and matched hints, put in front of this turn's question in the model's view. */
+  context?: string;
   /**
    * The conversation not yet covered by a summary, ending with the user's message (or with
    * unanswered tool calls when resuming); `summary` covers the first `coveredCount` messages before it.
@@ -367,7 +370,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
           userId: req.userId,
           head: head.map(toFlushMessage),
         }),
-      memory: { question: turnQuestion, block: memoryBlock },
+      memory: { question: turnQuestion, block: memoryBlock, context: req.context },
       keysOf,
       signal,
       emit,

@@ -10,7 +10,7 @@ import type { SessionControl } from "../ports/session-control";
 import type { Lang } from "../runtime/errors";
 import { createModels } from "../runtime/model";
 import { resolveProfile, validateProfiles, type EffectiveProfile } from "../runtime/profiles/resolve";
-import { buildSystemPrompt } from "../runtime/prompts/system";
+import { buildSystemPrompt, turnContext } from "../runtime/prompts/system";
 import type { TurnDeps, TurnRequest } from "../runtime/run-turn";
 import { skillsReminder } from "../runtime/skills/skill";
 import { lastUserText } from "../runtime/transcript";
@@ -64,12 +64,8 @@ export async function setUpTurn(
     skills.list(o.userId).catch((error: unknown) => (o.log.warn("skills_unavailable", { error }), [])),
     new D1HintRepo(db).list(o.userId).catch((error: unknown) => (o.log.warn("hints_unavailable", { error }), [])),
   ]);
-  const system = buildSystemPrompt({
-    now: o.host.now(),
-    profilePrompt: profile.prompt,
-    skillsReminder: skillsReminder(skillList),
-    hints: matchHints(hints, question).map((h) => h.text),
-  });
+  const system = buildSystemPrompt({ profilePrompt: profile.prompt, skillsReminder: skillsReminder(skillList) });
+  const context = turnContext({ now: o.host.now(), hints: matchHints(hints, question).map((h) => h.text) });
   // The profile's tools in the profile's order, plus execute_skill (skills work in every profile).
   const tools = profile.tools
     ? [...profile.tools, "execute_skill"].flatMap((name) => TOOLS.filter((t) => t.spec.name === name))
@@ -80,6 +76,7 @@ export async function setUpTurn(
     userId: o.userId,
     messageId: o.turn.assistantMessageId,
     system,
+    context,
     ...o.transcript,
     lang: o.turn.lang as Lang,
     signal: o.signal,
