@@ -46,9 +46,12 @@ async function readFeatures(d: BackgroundDeps, codes: readonly string[]) {
   return { features, missing, simulated };
 }
 
-async function buildReport(d: BackgroundDeps, codes: readonly string[]): Promise<ReportResult> {
+async function buildReport(d: BackgroundDeps, codes: readonly string[], ownerId: string): Promise<ReportResult> {
   const { features, missing, simulated } = await readFeatures(d, codes);
-  const models = d.config.model ? createModels(d.config.model, d.config.fallbackModel) : undefined;
+  // The owner's own model (or the default); own settings that cannot be used → the rule-based report.
+  const endpoints = await d.modelsFor(ownerId, d.config);
+  if (endpoints.problem) d.log.warn("user_model_unavailable", { ownerId, problem: endpoints.problem });
+  const models = endpoints.model ? createModels(endpoints.model, endpoints.fallbackModel) : undefined;
   const written = await writeReport(models?.primary.model, features, simulated);
   return {
     ok: features.length > 0,
@@ -74,7 +77,7 @@ export async function runReportJob(d: BackgroundDeps, rec: TaskRecord): Promise<
     { progress: { stage: "report", detail: "reading stocks", pct: 20 } },
     d.now(),
   );
-  const result = await buildReport(d, parsed.data.stock_codes);
+  const result = await buildReport(d, parsed.data.stock_codes, rec.ownerId);
   await completeTask(d, rec, result, reportNotification(rec.view.id, result));
 }
 
@@ -103,7 +106,8 @@ export async function runStrategyJob(d: BackgroundDeps, rec: TaskRecord): Promis
     { progress: { stage: "report", detail: "writing the report", pct: 50 } },
     d.now(),
   );
-  const report = o.symbolsForReport.length > 0 ? await buildReport(d, o.symbolsForReport.slice(0, 10)) : null;
+  const report =
+    o.symbolsForReport.length > 0 ? await buildReport(d, o.symbolsForReport.slice(0, 10), rec.ownerId) : null;
   const held: HeldReading[] = [];
   for (const h of input.holdings) {
     const bars = await d.market.dailyBars(h.code, { days: SCREEN_WINDOW, kind: "stock" });

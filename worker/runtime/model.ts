@@ -8,6 +8,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { wrapLanguageModel } from "ai";
+import { ModelSettingsError } from "./errors";
 import { createOfflineModel, OFFLINE_MODEL_ID } from "./offline-model";
 import { withParameterFallback } from "./param-fallback";
 import { textToolCallMiddleware } from "./text-tool-calls";
@@ -98,4 +99,23 @@ export function createModels(
     fallback: fallback ? named(fallback, "fallback", fetchImpl) : undefined,
     offline: false,
   };
+}
+
+/**
+ * A chain whose every call fails with `message` (the person's own settings exist but cannot be used):
+ * the turn ends with that diagnosis instead of silently spending the deployment's default model.
+ */
+export function unavailableModels(message: string): ModelChain {
+  const fail = async (): Promise<never> => {
+    throw new ModelSettingsError(message);
+  };
+  const model: LanguageModelV4 = {
+    specificationVersion: "v4",
+    provider: "user-settings",
+    modelId: "unavailable",
+    supportedUrls: {},
+    doGenerate: fail,
+    doStream: fail,
+  };
+  return { primary: { id: "unavailable", model, provider: "openai-compatible" }, fallback: undefined, offline: false };
 }

@@ -17,6 +17,7 @@ import { L1_WINDOW, modelMemoryPass, type PassMessage } from "../runtime/memory/
 import { createMemoryRecall } from "../runtime/memory/recall-memories";
 import { rememberTurn } from "../runtime/memory/remember-turn";
 import { createModels } from "../runtime/model";
+import { effectiveModels } from "./user-models";
 import { D1MemoryStore } from "../storage/memory-repo";
 import * as schema from "./schema";
 
@@ -90,7 +91,9 @@ export async function learnFromTurn(input: LearnInput): Promise<void> {
         assistant: input.assistant && assistantText ? { id: input.assistant.id, text: assistantText } : undefined,
       },
     );
-    if (!input.config.model) return;
+    // The owner's own model (Settings → Model) or the default; none usable → no model pass.
+    const endpoints = await effectiveModels(input.d1, input.config, input.ownerId);
+    if (!endpoints.model) return;
     const userTurns =
       input.sessionDb
         .select({ n: sql<number>`count(*)` })
@@ -111,7 +114,7 @@ export async function learnFromTurn(input: LearnInput): Promise<void> {
       role: r.role,
       text: textOf(r.parts as Record<string, unknown>[]),
     }));
-    const model = createModels(input.config.model, input.config.fallbackModel).primary.model;
+    const model = createModels(endpoints.model, endpoints.fallbackModel).primary.model;
     await modelMemoryPass(
       { store, model, now: Date.now, log },
       { ownerId: input.ownerId, sessionId: input.sessionId, messages },
