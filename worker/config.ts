@@ -75,6 +75,7 @@ const Settings = z.object({
   RATE_LIMIT_TURNS_PER_HOUR: countWithDefault(120),
   RATE_LIMIT_TASKS_PER_HOUR: countWithDefault(30),
   MCP_ALLOW_WRITES: z.preprocess((v) => (v === "" || v === undefined ? "false" : v), z.enum(["true", "false"])),
+  AUDIT_KEY: optionalString,
 });
 
 /** One model endpoint: OpenAI-compatible, or Anthropic's Messages API. */
@@ -115,6 +116,8 @@ export interface Config {
   mcpAllowWrites: boolean;
   /** Key material for users' saved model API keys (AES-GCM); validated by the settings routes. */
   modelKeysSecret: string | undefined;
+  /** Ed25519 private key (PKCS#8, base64) that signs audit entries; unset → entries chained, unsigned. */
+  auditKey: string | undefined;
 }
 
 /** The model id reported when no model is configured. */
@@ -173,5 +176,6 @@ export function loadConfig(env: object): Config {
     rateLimits: { turnsPerHour: s.RATE_LIMIT_TURNS_PER_HOUR, tasksPerHour: s.RATE_LIMIT_TASKS_PER_HOUR },
     mcpAllowWrites: s.MCP_ALLOW_WRITES === "true",
     modelKeysSecret: s.MODEL_KEYS_SECRET,
+    auditKey: s.AUDIT_KEY,
   };
 }

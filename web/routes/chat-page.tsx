@@ -4,6 +4,7 @@ import { ApprovalDialog } from "../components/approval-dialog";
 import { Composer } from "../components/composer";
 import { MessageList } from "../components/message-list";
 import { ProfileSwitch } from "../components/profile-switch";
+import { AuditBadge } from "../components/audit-badge";
 import { ShareButton } from "../components/share-button";
 import { StatusLine } from "../components/status-line";
 import { TasksPanel } from "../components/tasks-panel";
@@ -44,6 +45,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           </h1>
           {!s.loading && <ProfileSwitch profile={s.profile} onSwitch={s.setProfile} />}
         </header>
+        <AuditBadge target={{ sessionId }} version={s.history.length} />
         {s.loadError && (
           <p className="inline-error" role="alert">
             {t("loadFailed", { error: s.loadError })}

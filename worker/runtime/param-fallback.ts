@@ -43,22 +43,24 @@ function without(json: Record<string, unknown>, drop: ReadonlySet<OptionalParame
  */
 export function withParameterFallback(endpoint: string, fetchImpl: typeof fetch): typeof fetch {
   const wrapped = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const json = parseBody(init?.body);
-    if (!json) return fetchImpl(input, init);
-    const known = rejectedBy.get(endpoint) ?? new Set<OptionalParameter>();
-    const present = OPTIONAL_PARAMETERS.filter((p) => p in json);
-    const send = (drop: ReadonlySet<OptionalParameter>) =>
-      fetchImpl(input, { ...init, body: JSON.stringify(drop.size > 0 ? without(json, drop) : json) });
-    const response = await send(known);
+    const known = rejectedBy.get(endpoint);
+    // The common path sends the body untouched (no parse, no copy); only a learnt endpoint is rewritten.
+    const firstBody = known ? parseBody(init?.body) : undefined;
+    const response = await fetchImpl(
+      input,
+      firstBody && known ? { ...init, body: JSON.stringify(without(firstBody, known)) } : init,
+    );
     if (response.status !== 400 && response.status !== 422) return response;
-    const candidates = present.filter((p) => !known.has(p));
+    const json = firstBody ?? parseBody(init?.body);
+    if (!json) return response;
+    const candidates = OPTIONAL_PARAMETERS.filter((p) => p in json && !known?.has(p));
     if (candidates.length === 0) return response;
     const text = await response.clone().text();
     const named = candidates.filter((p) => text.includes(p));
     if (named.length === 0) return response;
-    const learnt = new Set([...known, ...named]);
+    const learnt = new Set([...(known ?? []), ...named]);
     rejectedBy.set(endpoint, learnt);
-    return send(learnt);
+    return fetchImpl(input, { ...init, body: JSON.stringify(without(json, learnt)) });
   };
   return wrapped as typeof fetch;
 }

@@ -9,7 +9,7 @@ import type { SubagentOutcome, SubagentRunner } from "../ports/subagent";
 import { SUBAGENT_TOOLS, type SubagentName } from "./profiles/definitions";
 import type { NamedModel } from "./model";
 import { runNested } from "./nested";
-import type { TurnDeps, TurnRequest } from "./run-turn";
+import type { RunTurn, TurnDeps, TurnRequest } from "./turn-types";
 
 const PROMPTS: Record<SubagentName, string> = {
   research:
@@ -25,6 +25,8 @@ const MAX_SUBAGENT_ROUNDS = 8;
 
 /** Builds the runner the delegate tools use in this turn. */
 export function createSubagentRunner(o: {
+  /** The loop each delegation runs (injected: the loop builds this runner). */
+  runTurn: RunTurn;
   request: TurnRequest;
   deps: TurnDeps;
   active: () => NamedModel;
@@ -46,7 +48,7 @@ export function createSubagentRunner(o: {
         o.emit({ type: "data-subagent", id: toolCallId, data: { agent, task, text, status } });
       progress("running");
       const marked = { subagent: agent };
-      const nested = await runNested({
+      const nested = await runNested(o.runTurn, {
         parent: o.request,
         parentDeps: o.deps,
         active: o.active(),

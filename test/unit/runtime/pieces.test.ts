@@ -179,6 +179,47 @@ describe("trace redaction", () => {
       password: "[redacted]",
     });
   });
+
+  it("keeps usage figures: keys that merely contain 'token' are not credentials", async () => {
+    const { redactSecrets } = await import("../../../worker/lib/redact");
+    const usage = {
+      inputTokens: 1200,
+      outputTokens: 340,
+      totalTokens: 1540,
+      reasoningTokens: 0,
+      cachedInputTokens: 10,
+    };
+    expect(redactSecrets({ type: "usage", usage })).toEqual({ type: "usage", usage });
+  });
+
+  it("redacts secrets by value in free text, wherever they appear", async () => {
+    const { redactSecrets } = await import("../../../worker/lib/redact");
+    const key = "sk-proj-AbCdEf0123456789xyzXYZ";
+    const out = JSON.stringify(
+      redactSecrets({
+        text: `my api_key is ${key}, keep it`,
+        note: "use api_key=abc123def456&x=1 and curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig_sig_sig_sig'",
+        url: "https://alice:hunter2pass@db.example.com/x?token=t0k3n_value",
+        spoken: "the password is correct-horse",
+        ours: "wk_0123456789abcdefghjkmnpqrstvwxyz",
+        args: [{ input: `{"query":"${key}"}` }],
+        plain: "Volume rose 3x on 2024-06-03; token budget fine",
+      }),
+    );
+    for (const secret of [
+      key,
+      "abc123def456",
+      "eyJhbGciOiJIUzI1NiJ9",
+      "hunter2pass",
+      "t0k3n_value",
+      "correct-horse",
+      "wk_0123456789",
+    ])
+      expect(out, secret).not.toContain(secret);
+    expect(out).toContain("alice:[redacted]@db.example.com");
+    expect(out).toContain("Bearer [redacted]");
+    expect(out).toContain("Volume rose 3x on 2024-06-03; token budget fine");
+  });
 });
 
 describe("offline answers without a phase start", () => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModels } from "../../../worker/runtime/model";
-import { MAX_TOOL_ROUNDS } from "../../../worker/runtime/run-turn";
+import { MAX_TOOL_ROUNDS } from "../../../worker/runtime/turn-types";
 import { startScriptedModel, type ScriptedModel } from "../../support/scripted-model/server";
 import { runHarnessTurn } from "../../support/runtime-harness";
 
