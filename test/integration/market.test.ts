@@ -66,7 +66,7 @@ beforeAll(async () => {
   const bundle = buildOfflineBundle({ sp500Csv, realCn });
   await cache.upsertSymbols(bundle.symbols, 0);
   for (const s of bundle.series) await cache.putSeries(s);
-});
+}, 120_000); // a hang cap for loading ~310 series on a busy machine, not a timing budget
 
 describe("offline bundle through /api/market", () => {
   it("serves a simulated symbol with analysis, flagged simulated", async () => {
@@ -491,7 +491,7 @@ describe("market tools through the runtime (scripted model, offline bundle)", ()
     // The model got every result back, in one tool message.
     const tool = (await modelRequests(key))[1]?.body.messages.filter((m) => m.role === "tool");
     expect(tool).toHaveLength(7);
-  });
+  }, 60_000); // a hang cap: seven tools over the bundle in workerd on a shared machine
 });
 
 describe("market tools through the runtime against the live providers (fake upstream)", () => {

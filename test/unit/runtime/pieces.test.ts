@@ -94,7 +94,7 @@ describe("offline intents", () => {
   ];
 
   it("extracts codes, tickers and names", () => {
-    expect(extractSymbol("分析一下 sh600519 的走势")).toBe("600519");
+    expect(extractSymbol("分析一下 sh600519 的走势")).toBe("SH.600519");
     expect(extractSymbol("analyze AAPL please")).toBe("AAPL");
     expect(extractSymbol("analyze the S&P 500")).toBe("US.SPX");
     expect(extractSymbol("分析 SIM.0001")).toBe("SIM.0001");

@@ -169,7 +169,8 @@ describe("runTurn with the offline rule model", () => {
       .map((c) => (c as { delta: string }).delta)
       .join("");
     expect(text).toContain("Offline rule model");
-    expect(text).toContain("get_time");
+    expect(text).toContain("is the A-share market open?"); // examples, not a list of internal tool names
+    expect(text).not.toContain("get_time");
   });
 });
 
