@@ -126,6 +126,12 @@ describe("model settings routes", () => {
       set: true,
       last4: "zz99",
     });
+    // A short key gets no hint at all (four characters would give too much away).
+    const short = await put({ baseURL: "https://api.example.com/v1", model: "own-model", apiKey: "sk-1234" });
+    expect(((await short.json()) as { own: { primary: { apiKey: unknown } } }).own.primary.apiKey).toEqual({
+      set: true,
+      last4: null,
+    });
     const keyless = await put({ baseURL: "https://api.example.com/v1", model: "own-model", apiKey: null });
     expect(((await keyless.json()) as { own: { primary: { apiKey: unknown } } }).own.primary.apiKey).toEqual({
       set: false,

@@ -110,7 +110,7 @@ export function ModelSettings() {
   });
   const own = view?.own ?? null;
   const keyStatus = (k: { set: boolean; last4: string | null } | undefined) =>
-    k?.set ? t("keySet", { last4: k.last4 ?? "" }) : t("keyNotSet");
+    k?.set ? (k.last4 ? t("keySet", { last4: k.last4 }) : t("keySetShort")) : t("keyNotSet");
   let host = "";
   try {
     host = own ? new URL(own.primary.baseURL).host : "";

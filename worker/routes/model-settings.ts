@@ -79,7 +79,12 @@ async function keyFor(
   field: string,
 ): Promise<{ sealed: string | null; hint: string | null }> {
   if (input.apiKey === null) return { sealed: null, hint: null };
-  if (input.apiKey !== undefined) return { sealed: await box.seal(input.apiKey, owner), hint: input.apiKey.slice(-4) };
+  // Only keys long enough that their last four characters give little away get a hint.
+  if (input.apiKey !== undefined)
+    return {
+      sealed: await box.seal(input.apiKey, owner),
+      hint: input.apiKey.length >= 12 ? input.apiKey.slice(-4) : null,
+    };
   if (before.sealed === null) return { sealed: null, hint: null };
   // A kept key never follows the endpoint to another host: the person enters it again.
   if (before.baseURL === null || new URL(before.baseURL).origin !== new URL(baseURL).origin)
