@@ -28,6 +28,7 @@ import { webhookRoutes } from "./routes/webhooks";
 import { auditOwnerRoutes, auditPublicRoutes, sessionAuditRoutes } from "./routes/audit";
 import { usageRoutes } from "./routes/usage";
 import { memoryRoutes } from "./routes/memory";
+import { modelSettingsRoutes } from "./routes/model-settings";
 import { hintRoutes, skillRoutes } from "./routes/skills";
 import { mcpRoutes } from "./mcp/server";
 
@@ -79,6 +80,7 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/memory", memoryRoutes);
   app.route("/api/skills", skillRoutes);
   app.route("/api/hints", hintRoutes);
+  app.route("/api/settings/model", modelSettingsRoutes);
   // MCP (Streamable HTTP, stateless): the same identity modes as the API.
   app.use("/mcp", mcpCrossOrigin);
   app.use("/mcp", createIdentify(opts.fetch ? { fetch: opts.fetch } : {}));

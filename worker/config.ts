@@ -35,6 +35,13 @@ const Settings = z.object({
   LLM_FALLBACK_BASE_URL: optionalUrl,
   LLM_FALLBACK_API_KEY: optionalString,
   LLM_FALLBACK_MODEL: optionalString,
+  LLM_PROVIDER: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["openai-compatible", "anthropic"]).optional()),
+  LLM_FALLBACK_PROVIDER: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(["openai-compatible", "anthropic"]).optional(),
+  ),
+  /** Checked where it is used (the model settings routes), so a bad value never breaks other routes. */
+  MODEL_KEYS_SECRET: optionalString,
   LLM_CONTEXT_WINDOW: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
   LLM_PRICES: z.preprocess((v) => {
     if (v === "" || v === undefined) return {};
@@ -71,11 +78,13 @@ const Settings = z.object({
   AUDIT_KEY: optionalString,
 });
 
-/** One OpenAI-compatible model endpoint. */
+/** One model endpoint: OpenAI-compatible, or Anthropic's Messages API. */
 export interface ModelEndpoint {
   baseURL: string;
   apiKey: string | undefined;
   model: string;
+  /** Absent → inferred from the base URL (`api.anthropic.com` → Anthropic). */
+  provider?: "openai-compatible" | "anthropic" | undefined;
 }
 
 /** The typed settings every handler receives. */
@@ -105,6 +114,8 @@ export interface Config {
   rateLimits: { turnsPerHour: number; tasksPerHour: number };
   /** MCP clients may call tools that change user data (`readOnly: false`). */
   mcpAllowWrites: boolean;
+  /** Key material for users' saved model API keys (AES-GCM); validated by the settings routes. */
+  modelKeysSecret: string | undefined;
   /** Ed25519 private key (PKCS#8, base64) that signs audit entries; unset → entries chained, unsigned. */
   auditKey: string | undefined;
 }
@@ -116,8 +127,9 @@ function endpoint(
   baseURL: string | undefined,
   apiKey: string | undefined,
   model: string | undefined,
+  provider: ModelEndpoint["provider"],
 ): ModelEndpoint | undefined {
-  return baseURL ? { baseURL, apiKey, model: model ?? "default" } : undefined;
+  return baseURL ? { baseURL, apiKey, model: model ?? "default", ...(provider ? { provider } : {}) } : undefined;
 }
 
 /**
@@ -136,8 +148,13 @@ export function loadConfig(env: object): Config {
   }
   const issuer = s.ACCESS_ISSUER?.replace(/\/+$/, "");
   return {
-    model: endpoint(s.LLM_BASE_URL, s.LLM_API_KEY, s.LLM_MODEL),
-    fallbackModel: endpoint(s.LLM_FALLBACK_BASE_URL, s.LLM_FALLBACK_API_KEY, s.LLM_FALLBACK_MODEL),
+    model: endpoint(s.LLM_BASE_URL, s.LLM_API_KEY, s.LLM_MODEL, s.LLM_PROVIDER),
+    fallbackModel: endpoint(
+      s.LLM_FALLBACK_BASE_URL,
+      s.LLM_FALLBACK_API_KEY,
+      s.LLM_FALLBACK_MODEL,
+      s.LLM_FALLBACK_PROVIDER,
+    ),
     contextWindowOverride: s.LLM_CONTEXT_WINDOW,
     prices: s.LLM_PRICES,
     idleTimeoutMs: s.LLM_IDLE_TIMEOUT_MS,
@@ -158,6 +175,7 @@ export function loadConfig(env: object): Config {
       .filter((o) => o !== ""),
     rateLimits: { turnsPerHour: s.RATE_LIMIT_TURNS_PER_HOUR, tasksPerHour: s.RATE_LIMIT_TASKS_PER_HOUR },
     mcpAllowWrites: s.MCP_ALLOW_WRITES === "true",
+    modelKeysSecret: s.MODEL_KEYS_SECRET,
     auditKey: s.AUDIT_KEY,
   };
 }

@@ -7,7 +7,7 @@
  * date, so it finds both ready. Teardown stops each whole process group and waits until it is gone.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +19,8 @@ declare module "vitest" {
     appUrl: string;
     scriptedAppUrl: string;
     modelUrl: string;
+    /** The scripted app's combined stdout/stderr (wrangler and the worker's log lines), as a file. */
+    scriptedAppLog: string;
   }
 }
 
@@ -26,6 +28,8 @@ declare module "vitest" {
 // only stops a hung start-up (a start-up that exits fails at once with its output).
 const STARTUP_MS = Number(process.env["E2E_STARTUP_MS"] ?? 900_000);
 const MODEL_KEY = "e2e-scripted-key";
+/** A key a person saves as their own model in Settings (model-settings.test.ts); the scripted model accepts it too. */
+export const E2E_USER_MODEL_KEY = "sk-e2e-user-own-secret-7f3q";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -61,8 +65,10 @@ async function launch(root: string, extra: NodeJS.ProcessEnv): Promise<App> {
   });
   let output = "";
   const waiters: { text: string; resolve: () => void }[] = [];
+  const logFile = path.join(stateDir, "app.log");
   const onData = (d: Buffer) => {
     output += d.toString();
+    appendFileSync(logFile, d);
     for (const w of waiters.filter((w) => output.includes(w.text))) {
       w.resolve();
       waiters.splice(waiters.indexOf(w), 1);
@@ -143,7 +149,7 @@ async function stop(app: App): Promise<void> {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const root = path.resolve(import.meta.dirname, "../..");
-  const model = await startScriptedModel({ apiKey: MODEL_KEY });
+  const model = await startScriptedModel({ apiKey: [MODEL_KEY, E2E_USER_MODEL_KEY] });
   const apps: App[] = [];
   const teardown = async () => {
     await Promise.all(apps.map(stop));
@@ -167,6 +173,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       LLM_API_KEY: MODEL_KEY,
       // prices per 1M tokens, so the reading room has a session cost and a usage cost to show
       LLM_PRICES: JSON.stringify({ scripted: { input: 2, output: 8 } }),
+      // Seals the keys people save as their own model (Settings → Model).
+      MODEL_KEYS_SECRET: "e2e-model-keys-secret-0123456789abcdef",
     });
     apps.push(scripted);
     await Promise.all([waitForHealth(offline, STARTUP_MS), waitForHealth(scripted, STARTUP_MS)]);
@@ -184,6 +192,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("appUrl", offline.url);
     project.provide("scriptedAppUrl", scripted.url);
     project.provide("modelUrl", model.url.replace(/\/v1\/?$/, ""));
+    project.provide("scriptedAppLog", path.join(scripted.stateDir, "app.log"));
   } catch (error) {
     await teardown();
     throw error;

@@ -91,15 +91,22 @@ describe("skills", () => {
 });
 
 describe("scenario hints", () => {
-  it("adds at most three matching hints to the dynamic part of the prompt; shipped hints are read-only", async () => {
+  it("puts at most three matching hints in front of the question, never in the system prompt; shipped hints are read-only", async () => {
     const id = await newSession();
     const key = `k-${id}`;
     await script(key, [{ text: "ok" }]);
     await sendAndRead(id, `这个弹簧之后缩量了吗 ${key}`);
-    const system = String(((await modelRequests(key)) as { body: Body }[])[0]?.body.messages[0]?.content);
-    expect(system).toContain("Spring types");
-    expect(system).toContain("Effort vs result");
-    expect(system).not.toContain("UTAD: a break");
+    const messages = ((await modelRequests(key)) as { body: Body }[])[0]?.body.messages ?? [];
+    const system = String(messages[0]?.content);
+    const question = String(messages.filter((m) => m.role === "user").at(-1)?.content);
+    expect(question).toMatch(/^<turn-context>\nToday \(UTC\): /);
+    expect(question).toContain("Spring types");
+    expect(question).toContain("Effort vs result");
+    expect(question).not.toContain("UTAD: a break");
+    expect(question).toContain(`<current-user-message>\n这个弹簧之后缩量了吗 ${key}\n</current-user-message>`);
+    // The system prompt is byte-stable: no hints, no date.
+    expect(system).not.toContain("Spring types");
+    expect(system).not.toContain("Today (UTC)");
     const mine = await postJson("/api/hints", { keywords: ["龙头"], text: "Leaders first." });
     expect(mine.status).toBe(201);
     const hintId = ((await mine.json()) as { id: string }).id;

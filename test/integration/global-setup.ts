@@ -6,6 +6,7 @@
 import type { TestProject } from "vitest/node";
 import { startFakeUpstream } from "../support/fake-upstream/server.ts";
 import { startScriptedModel } from "../support/scripted-model/server.ts";
+import { USER_MODEL_KEYS } from "./user-model-keys.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,7 +16,8 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const model = await startScriptedModel({ apiKey: "test-key" });
+  // The operator's key, and the keys test users save as their own model (model-settings.test.ts).
+  const model = await startScriptedModel({ apiKey: ["test-key", ...USER_MODEL_KEYS] });
   const upstream = await startFakeUpstream();
   project.provide("modelUrl", model.url);
   project.provide("upstreamUrl", upstream.url);

@@ -60,7 +60,10 @@ describe("long-term memory", () => {
     const question = request?.body.messages.filter((m) => m.role === "user").at(-1)?.content;
     expect(typeof question).toBe("string");
     const text = String(question);
-    expect(text).toMatch(/^<relevant-memories>\n/);
+    // The turn's context (date) first, then the memories, then the question.
+    expect(text).toMatch(
+      /^<turn-context>\nToday \(UTC\): \d{4}-\d{2}-\d{2}\.\n<\/turn-context>\n<relevant-memories>\n/,
+    );
     expect(text).toContain("放量突破后回踩确认");
     expect(text).toContain("weekly charts");
     expect(text).toContain(`source: ${first}`);

@@ -10,6 +10,7 @@ export interface TestBindings {
   LLM_FALLBACK_BASE_URL: string;
   LLM_FALLBACK_MODEL: string;
   LLM_IDLE_TIMEOUT_MS: string;
+  MODEL_KEYS_SECRET: string;
   EASTMONEY_BASE_URL: string;
   TENCENT_BASE_URL: string;
   YAHOO_BASE_URL: string;

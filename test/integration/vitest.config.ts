@@ -23,6 +23,7 @@ export default defineConfig({
           LLM_FALLBACK_MODEL: "scripted-fallback",
           LLM_FALLBACK_API_KEY: "test-key",
           LLM_IDLE_TIMEOUT_MS: "1500",
+          MODEL_KEYS_SECRET: "integration-test-model-keys-secret-0123456789",
           LLM_PRICES: JSON.stringify({
             scripted: { input: 2, output: 8, cacheRead: 0.5 },
             "*": { input: 1, output: 4 },

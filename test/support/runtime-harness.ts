@@ -6,7 +6,7 @@ import type { ModelMessage, UIMessageChunk } from "ai";
 import { createLogger } from "../../worker/lib/log";
 import type { ModelChain } from "../../worker/runtime/model";
 import { runTurn } from "../../worker/runtime/run-turn";
-import type { TurnLimits, TurnResult } from "../../worker/runtime/turn-types";
+import type { TurnDeps, TurnLimits, TurnResult } from "../../worker/runtime/turn-types";
 import type { ApprovalDecision } from "../../worker/runtime/tool-executor";
 import type { MemoryRecall } from "../../worker/ports/memory-recall";
 import type { SpillStore } from "../../worker/ports/spill-store";
@@ -50,6 +50,10 @@ export async function runHarnessTurn(opts: {
   summary?: { text: string; coveredCount: number };
   spills?: SpillStore;
   memory?: MemoryRecall;
+  /** The system prompt (default "You are a test.") and the turn's context block. */
+  system?: string;
+  context?: string;
+  priceOf?: TurnDeps["priceOf"];
 }): Promise<HarnessRun> {
   const chunks: UIMessageChunk[] = [];
   const appended: ModelMessage[] = [];
@@ -62,7 +66,8 @@ export async function runHarnessTurn(opts: {
       turnId: "t_test",
       userId: "local",
       messageId: "m_test",
-      system: "You are a test.",
+      system: opts.system ?? "You are a test.",
+      ...(opts.context ? { context: opts.context } : {}),
       history: [...(opts.history ?? []), { role: "user", content: opts.text }],
       ...(opts.summary ? { summary: opts.summary } : {}),
       lang: /[\u3400-\u9fff]/.test(opts.text) ? "zh" : "en",
@@ -86,6 +91,7 @@ export async function runHarnessTurn(opts: {
       onCompaction: (state) => compactions.push(state),
       memoryFlush: { flushBeforeCompaction: async (input) => void flushed.push(input.head.length) },
       spills: opts.spills,
+      ...(opts.priceOf ? { priceOf: opts.priceOf } : {}),
       ...(opts.memory ? { memory: opts.memory } : {}),
       log: createLogger(() => {}),
       now: Date.now,

@@ -3,6 +3,7 @@
  * schemas; errors surface as ApiError carrying the envelope's code and message. Turn streams are
  * returned as raw bodies for `sse-events.ts` to read.
  */
+import { ModelSettingsView, type PutModelSettingsBody } from "@contracts/model-settings";
 import {
   CancelResult,
   CreatedSession,
@@ -254,6 +255,15 @@ export const agentApi = {
   updateHint: (id: string, patch: PatchHintBody) => request(hintPath(id), HintView, json("PATCH", patch)),
   deleteHint: async (id: string): Promise<void> => {
     await send(hintPath(id), { method: "DELETE" });
+  },
+};
+
+/** The user's own model (Settings → Model); the saved key is never returned, only whether it is set. */
+export const modelSettingsApi = {
+  get: () => request("/api/settings/model", ModelSettingsView),
+  put: (body: PutModelSettingsBody) => request("/api/settings/model", ModelSettingsView, json("PUT", body)),
+  remove: async (): Promise<void> => {
+    await send("/api/settings/model", { method: "DELETE" });
   },
 };
 

@@ -1,7 +1,7 @@
 /**
  * `/settings`: who you are and how the server identifies you; the API token this browser sends
  * (`AUTH_MODE=token`); your API tokens (a new one is shown once) and your share links, each revocable;
- * then the agent: usage and cost, skills and scenario hints.
+ * then the agent: your own model, usage and cost, skills and scenario hints.
  */
 import type { ApiTokenSummary, CreatedApiToken, Me } from "@contracts/identity";
 import type { ShareSummary } from "@contracts/share";
@@ -11,6 +11,7 @@ import { authToken, setAuthToken } from "../lib/auth-token";
 import { useIdT } from "../lib/identity-strings";
 import { chatPath, navigate } from "../lib/router";
 import { HintsManager } from "../components/hints-manager";
+import { ModelSettings } from "../components/model-settings";
 import { SkillsManager } from "../components/skills-manager";
 import { UsageSummary } from "../components/usage-summary";
 import "../identity.css";
@@ -229,6 +230,7 @@ export function SettingsPage() {
           )}
         </section>
       )}
+      {me && <ModelSettings />}
       {me && <UsageSummary />}
       {me && <SkillsManager />}
       {me && <HintsManager />}

@@ -2,6 +2,7 @@
  * Wiring of the background workers (edge): the adapters a queue handler, the coordinator and the
  * tools' port use, built from bindings. Tests build the same deps with fakes for the queue producer.
  */
+import { effectiveModels, type EffectiveModels } from "../session/user-models";
 import { loadConfig, type Config } from "../config";
 import { consoleSink } from "../console-sink";
 import { createLogger, type Logger } from "../lib/log";
@@ -30,6 +31,8 @@ export interface BackgroundDeps extends CompletionDeps {
   batchSize: number;
   /** The owners' usage totals (model calls made by background work, e.g. the report writer). */
   usage: D1UsageRepo;
+  /** The model endpoints for a task's owner: their own (Settings → Model) or `config`'s default. */
+  modelsFor(ownerId: string, config: Config): Promise<EffectiveModels>;
 }
 
 /** Builds the deps from the worker's bindings; `overrides` replace parts (tests). */
@@ -50,6 +53,7 @@ export function backgroundDeps(env: Env, overrides: Partial<BackgroundDeps> & { 
     now: Date.now,
     log: createLogger(consoleSink, { area: "background" }),
     batchSize: SCREEN_BATCH_SIZE,
+    modelsFor: (ownerId, current) => effectiveModels(env.DB, current, ownerId),
     ...overrides,
   };
 }

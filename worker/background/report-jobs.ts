@@ -49,7 +49,10 @@ async function readFeatures(d: BackgroundDeps, codes: readonly string[]) {
 
 async function buildReport(d: BackgroundDeps, codes: readonly string[], ownerId: string): Promise<ReportResult> {
   const { features, missing, simulated } = await readFeatures(d, codes);
-  const models = d.config.model ? createModels(d.config.model, d.config.fallbackModel) : undefined;
+  // The owner's own model (or the default); own settings that cannot be used → the rule-based report.
+  const endpoints = await d.modelsFor(ownerId, d.config);
+  if (endpoints.problem) d.log.warn("user_model_unavailable", { ownerId, problem: endpoints.problem });
+  const models = endpoints.model ? createModels(endpoints.model, endpoints.fallbackModel) : undefined;
   const written = await writeReport(models?.primary.model, features, simulated);
   if (written.usage && models) {
     // The report writer's tokens are the owner's usage too (purpose `report`), priced like a turn's.

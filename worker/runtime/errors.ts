@@ -19,6 +19,7 @@ export type ModelFailureKind =
   | "context_too_long"
   | "bad_request"
   | "malformed_stream"
+  | "settings"
   | "unknown";
 
 /** A classified failure. */
@@ -68,6 +69,14 @@ function retryAfter(headers: Record<string, string> | undefined): number | undef
   return undefined;
 }
 
+/**
+ * The person's own model settings cannot be used (e.g. the saved key does not decrypt); its message
+ * says what to do and is shown as is.
+ */
+export class ModelSettingsError extends Error {
+  override name = "ModelSettingsError";
+}
+
 /** A transport failure named by the error chain (never by a response body), or undefined. */
 function transportKind(lower: string): ModelFailureKind | undefined {
   if (/enotfound|getaddrinfo|dns|name not resolved|could not resolve/.test(lower)) return "dns";
@@ -92,6 +101,8 @@ function transportKind(lower: string): ModelFailureKind | undefined {
 export function classifyModelError(error: unknown): ModelFailure {
   const detail = textOf(error);
   const lower = detail.toLowerCase();
+  if (error instanceof ModelSettingsError)
+    return { kind: "settings", retriable: false, status: undefined, retryAfterMs: undefined, detail: error.message };
   if (error instanceof IdleTimeoutError) {
     return { kind: "idle_timeout", retriable: true, status: undefined, retryAfterMs: undefined, detail };
   }
@@ -181,11 +192,13 @@ const DIAGNOSES: Record<ModelFailureKind, Record<Lang, string>> = {
     zh: "模型服务返回了无法解析的数据。请重试。",
     en: "The model server sent data that could not be parsed. Please retry.",
   },
+  settings: { zh: "无法使用你保存的模型设置：", en: "Your saved model settings cannot be used: " },
   unknown: { zh: "调用模型时出错。请重试。", en: "Calling the model failed. Please retry." },
 };
 
 /** A short diagnosis for the `error` part, in the user's language. */
 export function diagnose(failure: ModelFailure, lang: Lang): string {
+  if (failure.kind === "settings") return `${DIAGNOSES.settings[lang]}${failure.detail}`;
   const status = failure.status !== undefined ? ` [HTTP ${failure.status}]` : "";
   return `${DIAGNOSES[failure.kind][lang]}${status}`;
 }

@@ -33,6 +33,7 @@ export async function callModel(o: ModelCallInput): Promise<{ result: RoundResul
     try {
       const result = await streamRound({
         model: active.model,
+        provider: active.provider,
         system: o.system,
         messages: o.messages,
         tools: o.tools,

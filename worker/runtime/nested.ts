@@ -23,6 +23,8 @@ export interface NestedOptions {
   active: NamedModel;
   idSuffix: string;
   system: string;
+  /** The parent turn's context (date, hints) in front of the question; pipeline steps pass it on. */
+  context?: string | undefined;
   question: string;
   tools: readonly BoundTool[];
   maxRounds: number;
@@ -48,6 +50,7 @@ export async function runNested(runTurn: RunTurn, o: NestedOptions): Promise<Nes
       userId: o.parent.userId,
       messageId: `${o.parent.messageId}-${o.idSuffix}`,
       system: o.system,
+      ...(o.context ? { context: o.context } : {}),
       history: [{ role: "user", content: o.question }],
       lang: o.parent.lang,
       signal: o.signal,

@@ -78,6 +78,7 @@ export async function runPipeline(
       active: deps.models.primary,
       idSuffix: `step-${step.name}`,
       system: `${req.system}\n\n${step.instruction}`,
+      context: req.context,
       question: earlier ? `${question}\n\nEarlier steps:\n${earlier}` : question,
       tools: deps.tools.filter((t) => step.tools.includes(t.spec.name)),
       maxRounds: step.maxRounds,

@@ -312,7 +312,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
           userId: req.userId,
           head: head.map(toFlushMessage),
         }),
-      memory: { question: turnQuestion, block: memoryBlock },
+      memory: { question: turnQuestion, block: memoryBlock, context: req.context },
       keysOf,
       signal,
       emit,

@@ -11,6 +11,8 @@ import type { Logger } from "../lib/log";
 import { excerpt } from "../lib/size-budget";
 import type { BoundTool } from "../tools/bind";
 import { classifyModelError, IdleTimeoutError, type ModelFailure } from "./errors";
+import type { NamedModel } from "./model";
+import { withCacheBreakpoints } from "./prompt-cache";
 import type { PendingCall } from "./tool-executor";
 
 /** Token usage of a round (zeros when the provider did not say). */
@@ -85,6 +87,8 @@ export function toolSchemas(tools: readonly BoundTool[]): ToolSet {
 /** Options of one round. */
 export interface RoundOptions {
   model: LanguageModelV4;
+  /** How the model is reached; Anthropic gets prompt-cache breakpoints. Default: none added. */
+  provider?: NamedModel["provider"];
   system: string;
   messages: ModelMessage[];
   tools: ToolSet;
@@ -141,10 +145,11 @@ export async function streamRound(o: RoundOptions): Promise<RoundResult> {
 
   arm();
   try {
+    const prompt = withCacheBreakpoints(o.provider ?? "openai-compatible", o.system, o.messages);
     const result = streamText({
       model: o.model,
-      system: o.system,
-      messages: o.messages,
+      system: prompt.system,
+      messages: prompt.messages,
       tools: o.tools,
       abortSignal: signal,
       maxRetries: 0,

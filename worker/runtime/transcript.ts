@@ -72,11 +72,18 @@ export function recentTexts(messages: readonly ModelMessage[], count = 6): strin
     .map(plainText);
 }
 
-/** The turn's question with recalled memories around it (seed 000 `prepend_memory_context`). */
-export function withMemories(question: ModelMessage, block: string): ModelMessage {
+/**
+ * The turn's question as the model sees it: the turn's context (date, matched hints) and recalled
+ * memories in front of it (seed 000 `prepend_memory_context`). Only the view; storage keeps the text.
+ */
+export function withTurnContext(
+  question: ModelMessage,
+  extra: { context?: string | undefined; memories?: string | undefined },
+): ModelMessage {
   const text = plainText(question);
-  return {
-    role: "user",
-    content: `<relevant-memories>\n${block}\n</relevant-memories>\n<current-user-message>\n${text}\n</current-user-message>`,
-  };
+  const blocks: string[] = [];
+  if (extra.context) blocks.push(`<turn-context>\n${extra.context}\n</turn-context>`);
+  if (extra.memories) blocks.push(`<relevant-memories>\n${extra.memories}\n</relevant-memories>`);
+  if (blocks.length === 0) return question;
+  return { role: "user", content: `${blocks.join("\n")}\n<current-user-message>\n${text}\n</current-user-message>` };
 }

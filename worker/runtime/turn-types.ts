@@ -82,7 +82,10 @@ export interface TurnRequest {
   turnId: string;
   userId: string;
   messageId: string;
+  /** Byte-stable across rounds and turns (cacheable); per-turn facts go in `context`. */
   system: string;
+  /** Today's date and matched hints, put in front of this turn's question in the model's view. */
+  context?: string;
   /**
    * The conversation not yet covered by a summary, ending with the user's message (or with
    * unanswered tool calls when resuming); `summary` covers the first `coveredCount` messages before it.

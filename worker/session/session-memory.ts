@@ -20,6 +20,7 @@ import { rememberTurn } from "../runtime/memory/remember-turn";
 import { createModels } from "../runtime/model";
 import { addEntry, costOf, type UsageEntry } from "../runtime/usage";
 import { createDb } from "../storage/db";
+import { effectiveModels } from "./user-models";
 import { D1MemoryStore } from "../storage/memory-repo";
 import { D1UsageRepo } from "../storage/usage-repo";
 import * as schema from "./schema";
@@ -96,7 +97,9 @@ export async function learnFromTurn(input: LearnInput): Promise<void> {
         assistant: input.assistant && assistantText ? { id: input.assistant.id, text: assistantText } : undefined,
       },
     );
-    if (!input.config.model) return;
+    // The owner's own model (Settings → Model) or the default; none usable → no model pass.
+    const endpoints = await effectiveModels(input.d1, input.config, input.ownerId);
+    if (!endpoints.model) return;
     const userTurns =
       input.sessionDb
         .select({ n: sql<number>`count(*)` })
@@ -118,7 +121,7 @@ export async function learnFromTurn(input: LearnInput): Promise<void> {
       role: r.role,
       text: textOf(partsOf(r.parts)),
     }));
-    const primary = createModels(input.config.model, input.config.fallbackModel).primary;
+    const primary = createModels(endpoints.model, endpoints.fallbackModel).primary;
     let ledger: UsageEntry[] = [];
     const price = input.config.prices[primary.id] ?? input.config.prices["*"];
     try {

@@ -8,9 +8,8 @@ import type { Config } from "../config";
 import type { Logger } from "../lib/log";
 import type { SessionControl } from "../ports/session-control";
 import type { Lang } from "../runtime/errors";
-import { createModels } from "../runtime/model";
 import { resolveProfile, validateProfiles, type EffectiveProfile } from "../runtime/profiles/resolve";
-import { buildSystemPrompt } from "../runtime/prompts/system";
+import { buildSystemPrompt, turnContext } from "../runtime/prompts/system";
 import type { TurnDeps, TurnRequest } from "../runtime/turn-types";
 import { skillsReminder } from "../runtime/skills/skill";
 import { lastUserText } from "../runtime/transcript";
@@ -22,6 +21,7 @@ import { D1SkillRepo } from "../storage/skill-repo";
 import { TOOLS } from "../tools/registry";
 import { memoryPorts } from "./session-memory";
 import { createToolDeps } from "./tool-deps";
+import { userModelChain } from "./user-models";
 
 /** The effective profile; a broken profile definition falls back to the default, loudly. */
 export function effectiveProfile(profile: string | null, log: Logger): EffectiveProfile {
@@ -60,16 +60,15 @@ export async function setUpTurn(
   const db = createDb(o.env.DB);
   const skills = new D1SkillRepo(db);
   const question = lastUserText(o.transcript.history);
-  const [skillList, hints] = await Promise.all([
+  const [skillList, hints, chain] = await Promise.all([
     skills.list(o.userId).catch((error: unknown) => (o.log.warn("skills_unavailable", { error }), [])),
     new D1HintRepo(db).list(o.userId).catch((error: unknown) => (o.log.warn("hints_unavailable", { error }), [])),
+    // The user's own model (Settings → Model) or the deployment's default; sub-agents and pipeline
+    // steps run on this chain too.
+    userModelChain(o.env.DB, o.config, o.userId, o.log),
   ]);
-  const system = buildSystemPrompt({
-    now: o.host.now(),
-    profilePrompt: profile.prompt,
-    skillsReminder: skillsReminder(skillList),
-    hints: matchHints(hints, question).map((h) => h.text),
-  });
+  const system = buildSystemPrompt({ profilePrompt: profile.prompt, skillsReminder: skillsReminder(skillList) });
+  const context = turnContext({ now: o.host.now(), hints: matchHints(hints, question).map((h) => h.text) });
   // The profile's tools in the profile's order, plus execute_skill (skills work in every profile).
   const tools = profile.tools
     ? [...profile.tools, "execute_skill"].flatMap((name) => TOOLS.filter((t) => t.spec.name === name))
@@ -80,6 +79,7 @@ export async function setUpTurn(
     userId: o.userId,
     messageId: o.turn.assistantMessageId,
     system,
+    context,
     ...o.transcript,
     lang: o.turn.lang as Lang,
     signal: o.signal,
@@ -87,14 +87,14 @@ export async function setUpTurn(
       chunkIdleMs: o.config.idleTimeoutMs,
       turnMs: profile.capability ? profile.timeoutMs : o.config.turnTimeoutMs,
       maxRounds: profile.maxRounds,
-      ...(o.config.contextWindowOverride ? { contextWindow: o.config.contextWindowOverride } : {}),
+      ...(chain.contextWindowOverride ? { contextWindow: chain.contextWindowOverride } : {}),
     },
     ...(o.resume ? { resume: o.resume } : { started: true }),
   };
   const { session, waitUntil, ...host } = o.host;
   const deps: TurnDeps = {
     ...host,
-    models: createModels(o.config.model, o.config.fallbackModel),
+    models: chain.models,
     tools,
     allTools: TOOLS,
     toolDeps: createToolDeps(o.env, o.config, { session, skills }),

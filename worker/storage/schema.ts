@@ -316,3 +316,24 @@ export const auditTombstones = sqliteTable(
   },
   (t) => [index("audit_tombstones_owner").on(t.ownerId, t.deletedAt)],
 );
+
+/**
+ * A user's own model (Settings → Model), one row per user. API keys are AES-GCM ciphertexts
+ * (`v1.<iv>.<ciphertext>`, base64url, a fresh IV per write, the user id as associated data) under a
+ * key derived from `MODEL_KEYS_SECRET`; `*_key_hint` keeps the last four characters for display.
+ */
+export const userModelSettings = sqliteTable("user_model_settings", {
+  ownerId: text("owner_id").primaryKey(),
+  baseUrl: text("base_url").notNull(),
+  model: text("model").notNull(),
+  provider: text("provider", { enum: ["openai-compatible", "anthropic"] }),
+  apiKey: text("api_key"),
+  apiKeyHint: text("api_key_hint"),
+  fallbackBaseUrl: text("fallback_base_url"),
+  fallbackModel: text("fallback_model"),
+  fallbackProvider: text("fallback_provider", { enum: ["openai-compatible", "anthropic"] }),
+  fallbackApiKey: text("fallback_api_key"),
+  fallbackApiKeyHint: text("fallback_api_key_hint"),
+  contextWindow: integer("context_window", { mode: "number" }),
+  updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+});

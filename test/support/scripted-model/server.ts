@@ -1,5 +1,5 @@
 /**
- * Scripted OpenAI-compatible model server (test support).
+ * Scripted OpenAI-compatible (and Anthropic Messages) model server (test support).
  *
  * Stands in for a real LLM at the network edge: speaks the OpenAI
  * chat-completions wire protocol (JSON and SSE streaming, DeepSeek-style
@@ -13,6 +13,9 @@
  *
  * Endpoints:
  * - `POST /v1/chat/completions`, `GET /v1/models`, `GET /v1/models/:id`
+ * - `POST /v1/messages`: the same scripts answered in Anthropic's Messages protocol (`x-api-key`,
+ *   streaming events, an emulated prompt cache over `cache_control` breakpoints; see `anthropic.ts`;
+ *   replies and errors only — stalls, drops and malformed streams speak the OpenAI chunks)
  * - `POST /__script` `{ key?, responses }` append; `DELETE /__script` reset;
  *   `GET /__script` remaining queue sizes
  * - `GET /__requests?key=` recorded requests (`key=` empty = default queue);
@@ -23,6 +26,13 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import {
+  anthropicErrorBody,
+  anthropicMessage,
+  anthropicStreamEvents,
+  PromptCache,
+  type AnthropicRequestBody,
+} from "./anthropic.ts";
 import { parseResponses } from "./script.ts";
 import type { NormalizedResponse, ScriptedReplyFields, ScriptedResponse } from "./script.ts";
 
@@ -70,6 +80,8 @@ export type RequestOutcome =
 export interface RecordedRequest {
   /** 1-based arrival order across all keys. */
   seq: number;
+  /** Which wire protocol the request spoke (`/v1/chat/completions` or `/v1/messages`). */
+  protocol: "openai" | "anthropic";
   /** The queue key it matched, or `null` for the default queue. */
   key: string | null;
   method: string;
@@ -92,8 +104,11 @@ export interface ScriptedModelOptions {
   port?: number;
   /** Interface to bind; default `127.0.0.1`. */
   host?: string;
-  /** When set, `/v1/*` requests need `Authorization: Bearer <apiKey>` or get 401. */
-  apiKey?: string;
+  /**
+   * When set, `/v1/*` requests need one of these keys — `Authorization: Bearer <key>` (OpenAI) or
+   * `x-api-key: <key>` (Anthropic) — or get 401.
+   */
+  apiKey?: string | string[];
   /** Initial default-queue responses. */
   responses?: ScriptedResponse[];
   /** Model id listed by `/v1/models`; default `scripted`. Requests' `model` is always echoed. */
@@ -438,6 +453,13 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
   let recorded: RecordedRequest[] = [];
   let seq = 0;
   const sockets = new Set<Socket>();
+  const promptCache = new PromptCache();
+  const keys = opts.apiKey === undefined ? undefined : new Set([opts.apiKey].flat());
+  const keyOf = (req: IncomingMessage): string | undefined => {
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+    const header = req.headers["x-api-key"];
+    return bearer ?? (typeof header === "string" ? header : undefined);
+  };
   const pendingTimers = new Set<ReturnType<typeof setTimeout>>();
   let closingServer = false;
 
@@ -460,6 +482,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
     defaultQueue = [];
     keyed.clear();
     recorded = [];
+    promptCache.clear();
   };
 
   const resolveKey = (body: ChatRequestBody): string | null => {
@@ -511,6 +534,20 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
     res.flushHeaders();
   };
 
+  /** Writes Anthropic's named SSE events (`event:` + `data:`), pausing `delayMs` before each one after the first. */
+  const streamNamedEvents = async (
+    res: ServerResponse,
+    events: { event: string; data: unknown }[],
+    delayMs: number,
+  ): Promise<void> => {
+    for (let i = 0; i < events.length; i++) {
+      if (res.destroyed) return;
+      if (i > 0) await pause(delayMs, res);
+      const e = events[i] as { event: string; data: unknown };
+      await write(res, `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+    }
+  };
+
   /** Writes payloads as `data:` SSE events, pausing `delayMs` before each one after the first. */
   const streamEvents = async (res: ServerResponse, payloads: string[], delayMs: number): Promise<void> => {
     for (let i = 0; i < payloads.length; i++) {
@@ -520,11 +557,18 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
     }
   };
 
-  const serveChat = async (req: IncomingMessage, res: ServerResponse, rawBody: string): Promise<void> => {
+  const serveChat = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    rawBody: string,
+    protocol: RecordedRequest["protocol"] = "openai",
+  ): Promise<void> => {
     seq += 1;
     const requestSeq = seq;
+    const anthropic = protocol === "anthropic";
     const record: RecordedRequest = {
       seq: requestSeq,
+      protocol,
       key: null,
       method: req.method ?? "POST",
       path: req.url ?? "",
@@ -560,10 +604,15 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
     const body = parsed;
     record.body = body;
 
-    if (opts.apiKey !== undefined && record.headers["authorization"] !== `Bearer ${opts.apiKey}`) {
+    const given = keyOf(req);
+    if (keys !== undefined && (given === undefined || !keys.has(given))) {
       record.outcome = "unauthorized";
-      log?.(`#${requestSeq} POST /v1/chat/completions → 401 (bad or missing bearer key)`);
-      sendJson(res, 401, defaultErrorBody(401, body.model ?? listedModel));
+      log?.(`#${requestSeq} POST ${record.path} → 401 (bad or missing key)`);
+      sendJson(
+        res,
+        401,
+        anthropic ? anthropicErrorBody(401, "invalid x-api-key") : defaultErrorBody(401, body.model ?? listedModel),
+      );
       return;
     }
 
@@ -602,12 +651,35 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
           res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers });
           res.end(response.body);
         } else {
-          sendJson(res, status, response.body ?? defaultErrorBody(status, ctx.model), headers);
+          const fallback = anthropic
+            ? anthropicErrorBody(status, (defaultErrorBody(status, ctx.model).error["message"] as string) ?? "error")
+            : defaultErrorBody(status, ctx.model);
+          sendJson(res, status, response.body ?? fallback, headers);
         }
         return;
       }
       case "reply": {
         const { reply } = response;
+        if (anthropic) {
+          const anthropicBody = body as unknown as AnthropicRequestBody;
+          const input = promptCache.account(anthropicBody, estimateTokens);
+          if (reply.usage?.prompt !== undefined) input.input_tokens = reply.usage.prompt;
+          const actx = { id: `msg_scripted_${requestSeq}`, model: ctx.model, seq: requestSeq };
+          await pause(stream ? 0 : (reply.chunkDelayMs ?? 0), res);
+          if (!stream) {
+            sendJson(res, 200, anthropicMessage(reply, actx, input));
+            return;
+          }
+          startSse(res);
+          const events = anthropicStreamEvents(
+            reply,
+            { ...actx, chunkSize: reply.chunkSize ?? DEFAULT_CHUNK_SIZE },
+            input,
+          );
+          await streamNamedEvents(res, events, reply.chunkDelayMs ?? 0);
+          res.end();
+          return;
+        }
         if (!stream) {
           await pause(reply.chunkDelayMs ?? 0, res);
           if (res.destroyed) return;
@@ -725,8 +797,10 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
   const requests = (key?: string | null): RecordedRequest[] =>
     key === undefined ? [...recorded] : recorded.filter((r) => r.key === key);
 
-  const authorized = (req: IncomingMessage): boolean =>
-    opts.apiKey === undefined || req.headers.authorization === `Bearer ${opts.apiKey}`;
+  const authorized = (req: IncomingMessage): boolean => {
+    const given = keyOf(req);
+    return keys === undefined || (given !== undefined && keys.has(given));
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://scripted.invalid");
@@ -738,6 +812,10 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
     }
     if (method === "POST" && path === "/v1/chat/completions") {
       await serveChat(req, res, await readBody(req));
+      return;
+    }
+    if (method === "POST" && path === "/v1/messages") {
+      await serveChat(req, res, await readBody(req), "anthropic");
       return;
     }
     if (method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"))) {

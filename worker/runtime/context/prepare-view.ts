@@ -7,7 +7,7 @@ import type { ModelMessage, ToolSet, UIMessageChunk } from "ai";
 import type { Logger } from "../../lib/log";
 import type { Lang } from "../errors";
 import type { TraceEvent } from "../trace";
-import { withMemories } from "../transcript";
+import { withTurnContext } from "../transcript";
 import { compactIfNeeded, viewOf, type Summarize, type Transcript } from "./compaction";
 import { fitToBudget, shrinkStaleResults } from "./shrink";
 import { requestTokens } from "./tokens";
@@ -26,8 +26,8 @@ export interface ViewInput {
   lang: Lang;
   summarize: Summarize;
   beforeSummary: (head: readonly ModelMessage[]) => Promise<void>;
-  /** This turn's question and the memories to wrap it with. */
-  memory: { question: ModelMessage | undefined; block: string | undefined };
+  /** This turn's question and what to put in front of it: the turn's context and recalled memories. */
+  memory: { question: ModelMessage | undefined; block: string | undefined; context?: string | undefined };
   keysOf: (toolName: string) => ReadonlySet<string> | undefined;
   signal: AbortSignal;
   emit: (chunk: UIMessageChunk) => void;
@@ -67,8 +67,10 @@ export async function prepareView(o: ViewInput): Promise<{ transcript: Transcrip
       }),
     );
   }
-  const { question, block } = o.memory;
-  const base = viewOf(transcript, o.lang).map((m) => (m === question && block ? withMemories(m, block) : m));
+  const { question, block, context } = o.memory;
+  const base = viewOf(transcript, o.lang).map((m) =>
+    m === question && (block || context) ? withTurnContext(m, { context, memories: block }) : m,
+  );
   const view = round > 1 ? shrinkStaleResults(base, o.keysOf) : base;
   const budget = window - requestTokens(o.system, o.tools, []) - OUTPUT_RESERVE_TOKENS;
   const fitted = fitToBudget(view, budget);

@@ -1,6 +1,7 @@
 /**
- * The system prompt: a stable prefix (role, method, evidence rules, tool etiquette) so providers can
- * cache it, then a short dated tail. Pure: the date comes from the caller.
+ * The system prompt: a byte-stable prefix (role, method, evidence rules, tool etiquette) so providers
+ * can cache it; the per-turn date and hints go to the message side (`turnContext`). Pure: the date
+ * comes from the caller.
  */
 
 /** The stable part, identical for every turn of every session. */
@@ -18,21 +19,25 @@ Evidence rules:
 - This is research, not investment advice; state risks and invalidation levels (stops) when you discuss a setup.`;
 
 /**
- * The full system prompt: the stable core first (cacheable), then the profile's lines and the skills
- * reminder (stable within a session), then the dynamic parts — matched scenario hints and the date.
+ * The system prompt: the stable core, then the profile's lines and the skills reminder. It carries
+ * nothing that moves between rounds or turns (no date, no matched hints), so its bytes — and the
+ * provider's prompt cache over them — stay the same across a session; see `turnContext`.
  */
-export function buildSystemPrompt(opts: {
-  now: number;
-  profilePrompt?: string;
-  skillsReminder?: string;
-  hints?: readonly string[];
-}): string {
-  const today = new Date(opts.now).toISOString().slice(0, 10);
+export function buildSystemPrompt(opts: { profilePrompt?: string; skillsReminder?: string }): string {
   const parts = [SYSTEM_PREFIX];
   if (opts.profilePrompt) parts.push(opts.profilePrompt);
   if (opts.skillsReminder) parts.push(opts.skillsReminder);
+  return parts.join("\n\n");
+}
+
+/**
+ * What changes per turn — today's date and the scenario hints matched to this question — as a block
+ * the runtime puts in front of the turn's question (message side), so the system prompt stays cacheable.
+ */
+export function turnContext(opts: { now: number; hints?: readonly string[] }): string {
+  const today = new Date(opts.now).toISOString().slice(0, 10);
+  const parts = [`Today (UTC): ${today}.`];
   if (opts.hints && opts.hints.length > 0)
     parts.push(`Hints for this question:\n${opts.hints.map((h) => `- ${h}`).join("\n")}`);
-  parts.push(`Today (UTC): ${today}.`);
   return parts.join("\n\n");
 }
