@@ -118,6 +118,14 @@ export const CompactionData = z.looseObject({
 });
 export type CompactionData = z.infer<typeof CompactionData>;
 
+/** `data-pipeline-step` (transient: streamed, never stored): pipeline step `index` of `of` begins. */
+export const PipelineStepData = z.object({
+  index: z.number().int().nonnegative(),
+  name: z.string(),
+  of: z.number().int().positive(),
+});
+export type PipelineStepData = z.infer<typeof PipelineStepData>;
+
 /** Each `data-*` part's payload, by part type. */
 export const DATA_PARTS = {
   "data-model-start": ModelStartData,
@@ -128,6 +136,7 @@ export const DATA_PARTS = {
   "data-subagent": SubagentData,
   "data-task": TaskData,
   "data-compaction": CompactionData,
+  "data-pipeline-step": PipelineStepData,
 } as const;
 
 /** The `data-*` part types of the stream. */
@@ -135,16 +144,21 @@ export type DataPartType = keyof typeof DATA_PARTS;
 
 /** A `data-*` part as it travels (a `UIMessageChunk` of the AI SDK's data kind). */
 export type DataPart<K extends DataPartType = DataPartType> = {
-  [T in K]: { type: T; id?: string; data: z.input<(typeof DATA_PARTS)[T]> };
+  [T in K]: { type: T; id?: string; data: z.input<(typeof DATA_PARTS)[T]>; transient?: boolean };
 }[K];
 
-/** Builds a `data-*` part; `id` makes later parts with the same id replace it in place. */
+/**
+ * Builds a `data-*` part; `id` makes later parts with the same id replace it in place; a transient
+ * part is streamed but not kept in the message.
+ */
 export function dataPart<K extends DataPartType>(
   type: K,
   data: z.input<(typeof DATA_PARTS)[K]>,
   id?: string,
+  opts: { transient?: boolean } = {},
 ): DataPart<K> {
-  return (id === undefined ? { type, data } : { type, id, data }) as DataPart<K>;
+  const part = id === undefined ? { type, data } : { type, id, data };
+  return (opts.transient ? { ...part, transient: true } : part) as DataPart<K>;
 }
 
 /**
