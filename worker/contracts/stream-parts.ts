@@ -118,13 +118,16 @@ export const CompactionData = z.looseObject({
 });
 export type CompactionData = z.infer<typeof CompactionData>;
 
-/** `data-pipeline-step` (transient: streamed, never stored): pipeline step `index` of `of` begins. */
-export const PipelineStepData = z.object({
-  index: z.number().int().nonnegative(),
-  name: z.string(),
-  of: z.number().int().positive(),
-});
+/**
+ * `data-pipeline-step` (transient: never part of the stored message): pipeline step `index` of `of`
+ * begins; the audit trail seals one entry per step from where these fall in the event log.
+ */
+export const PipelineStepData = z.object({ index: z.number().int(), name: z.string(), of: z.number().int() });
 export type PipelineStepData = z.infer<typeof PipelineStepData>;
+
+/** `data-warning`: something the reader should know went wrong without ending the turn (a malformed chunk was skipped). */
+export const WarningData = z.object({ kind: z.string(), message: z.string(), excerpt: z.string().optional() });
+export type WarningData = z.infer<typeof WarningData>;
 
 /** Each `data-*` part's payload, by part type. */
 export const DATA_PARTS = {
@@ -137,6 +140,7 @@ export const DATA_PARTS = {
   "data-task": TaskData,
   "data-compaction": CompactionData,
   "data-pipeline-step": PipelineStepData,
+  "data-warning": WarningData,
 } as const;
 
 /** The `data-*` part types of the stream. */
