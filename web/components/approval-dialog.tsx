@@ -4,6 +4,7 @@
  * driven by the message state, so after a reload the pending approval opens it again.
  */
 import type { ApprovalBody } from "@contracts/api";
+import { formatIssues } from "@contracts/errors";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
 import { errorMessage } from "../lib/api-client";
@@ -60,9 +61,7 @@ export function ApprovalDialog({
     if (spec) {
       const parsed = spec.input.safeParse(value);
       if (!parsed.success) {
-        setProblem(
-          `${t("invalidInput")} ${parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "(input)"}: ${i.message}`).join("; ")}`,
-        );
+        setProblem(`${t("invalidInput")} ${formatIssues(parsed.error.issues)}`);
         return;
       }
     }

@@ -28,3 +28,14 @@ export const ErrorEnvelope = z.object({
   }),
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+/** A validation issue as zod reports it. */
+export interface Issue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/** Issues as one line the model or a person can read: `path: message; …` (`(input)` for the root). */
+export function formatIssues(issues: readonly Issue[]): string {
+  return issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(input)"}: ${i.message}`).join("; ");
+}

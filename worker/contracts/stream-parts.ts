@@ -148,16 +148,21 @@ export type DataPartType = keyof typeof DATA_PARTS;
 
 /** A `data-*` part as it travels (a `UIMessageChunk` of the AI SDK's data kind). */
 export type DataPart<K extends DataPartType = DataPartType> = {
-  [T in K]: { type: T; id?: string; data: z.input<(typeof DATA_PARTS)[T]> };
+  [T in K]: { type: T; id?: string; data: z.input<(typeof DATA_PARTS)[T]>; transient?: boolean };
 }[K];
 
-/** Builds a `data-*` part; `id` makes later parts with the same id replace it in place. */
+/**
+ * Builds a `data-*` part; `id` makes later parts with the same id replace it in place; a transient
+ * part is streamed but not kept in the message.
+ */
 export function dataPart<K extends DataPartType>(
   type: K,
   data: z.input<(typeof DATA_PARTS)[K]>,
   id?: string,
+  opts: { transient?: boolean } = {},
 ): DataPart<K> {
-  return (id === undefined ? { type, data } : { type, id, data }) as DataPart<K>;
+  const part = id === undefined ? { type, data } : { type, id, data };
+  return (opts.transient ? { ...part, transient: true } : part) as DataPart<K>;
 }
 
 /**

@@ -10,10 +10,10 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Hono } from "hono";
 import pkg from "../../package.json";
 import type { AppEnv } from "../http/app-env";
-import { formatId } from "../lib/ids";
 import { createToolDeps } from "../session/tool-deps";
 import { TOOLS } from "../tools/registry";
 import { createMcpServer } from "../tools/to-mcp";
+import { newId } from "../http/secrets";
 
 /** Largest MCP request body (bytes); a tool's own input is capped at 64 KiB inside (a tool error). */
 export const MCP_MAX_BODY_BYTES = 256 * 1024;
@@ -42,7 +42,7 @@ export const mcpRoutes = new Hono<AppEnv>().all("/", async (c) => {
     caller: { userId, signal: c.req.raw.signal },
     allowWrites: config.mcpAllowWrites,
     version: pkg.version,
-    newId: () => formatId(crypto.getRandomValues(new Uint8Array(16)), "mcp_"),
+    newId: () => newId("mcp_"),
     onCall: (event) => log.info("mcp_tool", { userId, ...event }),
     world: { liveMarket: config.marketData === "live", model: config.model !== undefined },
   });

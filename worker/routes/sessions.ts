@@ -18,7 +18,6 @@ import {
   type SessionList,
 } from "../contracts/api";
 import { AppError } from "../lib/app-error";
-import { formatId } from "../lib/ids";
 import { KeyParam, SessionIdParam, TurnIdParam } from "../contracts/params";
 import { pathParam } from "../http/params";
 import type { AppEnv } from "../http/app-env";
@@ -27,6 +26,7 @@ import { readJson } from "../http/read-json";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { D1AuditTombstones } from "../storage/audit-tombstone-repo";
+import { newId } from "../http/secrets";
 
 const SESSION_PREFIX = "s_";
 const DEFAULT_TITLE = "New session";
@@ -81,7 +81,7 @@ export async function ownedSession(
 export const sessionRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
     const body = await readJson(c, CreateSessionBody);
-    const id = formatId(crypto.getRandomValues(new Uint8Array(16)), SESSION_PREFIX);
+    const id = newId(SESSION_PREFIX);
     const now = Date.now();
     const init = { id, ownerId: c.var.userId, title: body.title ?? DEFAULT_TITLE, profile: body.profile ?? null, now };
     const stub = await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id);

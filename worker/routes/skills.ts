@@ -4,13 +4,13 @@ import { CreateHintBody, PatchHintBody, PutSkillBody, type HintList, type SkillL
 import { AppError } from "../lib/app-error";
 import { KeyParam, SkillNameParam } from "../contracts/params";
 import { pathParam } from "../http/params";
-import { formatId } from "../lib/ids";
 import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
 import { parseSkill } from "../runtime/skills/skill";
 import { createDb } from "../storage/db";
 import { D1HintRepo } from "../storage/hint-repo";
 import { D1SkillRepo } from "../storage/skill-repo";
+import { newId } from "../http/secrets";
 
 const skillsOf = (env: Env) => new D1SkillRepo(createDb(env.DB));
 const hintsOf = (env: Env) => new D1HintRepo(createDb(env.DB));
@@ -55,7 +55,7 @@ export const hintRoutes = new Hono<AppEnv>()
   .get("/", async (c) => c.json({ hints: await hintsOf(c.env).list(c.var.userId) } satisfies HintList))
   .post("/", async (c) => {
     const body = await readJson(c, CreateHintBody);
-    const id = formatId(crypto.getRandomValues(new Uint8Array(16)), "h_");
+    const id = newId("h_");
     return c.json(await hintsOf(c.env).create(c.var.userId, id, body.keywords, body.text, Date.now()), 201);
   })
   .patch("/:id", async (c) => {

@@ -11,6 +11,7 @@ import type { BoundTool } from "../tools/bind";
 import type { ToolContext, ToolDeps } from "../tools/deps";
 import type { SpillStore } from "../ports/spill-store";
 import { spillIfLarge, spillKey } from "./context/spill";
+import { formatIssues } from "../contracts/errors";
 
 /** Most calls run at once in one parallel batch (seed 000). */
 export const MAX_PARALLEL_TOOLS = 5;
@@ -101,10 +102,6 @@ export function partitionCalls<T>(calls: readonly T[], isSafe: (call: T) => bool
 /** Longest tool error message (characters) the model and the stream see. */
 const ERROR_MESSAGE_CHARS = 2000;
 
-function issuesText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(input)"}: ${i.message}`).join("; ");
-}
-
 /** Runs one call and emits its output part, with the run time in `toolMetadata.ms` (kept across reloads). */
 async function runOne(call: PendingCall, env: ExecutorEnv, signal: AbortSignal): Promise<ToolOutcome> {
   const outcome = { ...(await runCall(call, env, signal)), input: call.input };
@@ -161,7 +158,7 @@ async function runCall(call: PendingCall, env: ExecutorEnv, signal: AbortSignal)
 
   const parsed = bound.spec.input.safeParse(input);
   if (!parsed.success)
-    return fail("invalid_input", `invalid arguments for ${toolName}: ${issuesText(parsed.error.issues)}`);
+    return fail("invalid_input", `invalid arguments for ${toolName}: ${formatIssues(parsed.error.issues)}`);
   const started = Date.now();
   try {
     const result = await bound.handler(parsed.data, env.deps, { ...env.context, toolCallId, signal });

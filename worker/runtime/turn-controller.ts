@@ -6,6 +6,7 @@
  */
 import type { ModelMessage, UIMessageChunk } from "ai";
 import type { StoredUIMessage } from "../contracts/api";
+import { formatIssues } from "../contracts/errors";
 import type { Logger } from "../lib/log";
 import { findTool } from "../tools/registry";
 import { createApprovalGate } from "./approval-gate";
@@ -57,9 +58,7 @@ export function checkDecision(toolName: string, answer: DecisionAnswer): Approva
   if (answer.decision !== "edit") return answer;
   const parsed = findTool(toolName)?.spec.input.safeParse(answer.input);
   if (!parsed?.success) {
-    const why =
-      parsed?.error.issues.map((i) => `${i.path.map(String).join(".") || "(input)"}: ${i.message}`).join("; ") ??
-      "unknown tool";
+    const why = parsed ? formatIssues(parsed.error.issues) : "unknown tool";
     return { ok: false, code: "invalid_input", message: `edited input is not valid for ${toolName}: ${why}` };
   }
   return { decision: "edit", input: parsed.data };

@@ -10,7 +10,7 @@ import { drizzle, type DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlit
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { consoleSink } from "../console-sink";
 import { loadConfig } from "../config";
-import { formatId } from "../lib/ids";
+import { newId } from "../http/secrets";
 import { createLogger, type Logger } from "../lib/log";
 import { spillKey } from "../runtime/context/spill";
 import { TurnController, type TurnHost } from "../runtime/turn-controller";
@@ -63,10 +63,6 @@ function auditSettings(env: Env, profile: string | null): Record<string, unknown
   } catch {
     return { profile };
   }
-}
-
-function newId(prefix: string): string {
-  return formatId(crypto.getRandomValues(new Uint8Array(16)), prefix);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

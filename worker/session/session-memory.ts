@@ -9,7 +9,6 @@ import { RowChunks } from "./row-chunks";
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import type { Config } from "../config";
 import type { StoredUIMessage } from "../contracts/api";
-import { formatId } from "../lib/ids";
 import type { Logger } from "../lib/log";
 import type { MemoryFlush } from "../ports/memory-flush";
 import type { MemoryRecall } from "../ports/memory-recall";
@@ -24,6 +23,7 @@ import { effectiveModels } from "./user-models";
 import { D1MemoryStore } from "../storage/memory-repo";
 import { D1UsageRepo } from "../storage/usage-repo";
 import * as schema from "./schema";
+import { newId } from "../http/secrets";
 
 /** The model pass runs on every Nth user turn of a session (and only when the window used tools). */
 export const MODEL_PASS_EVERY_TURNS = 10;
@@ -32,7 +32,7 @@ type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
 
 /** The memory store of the D1 database. */
 export function memoryStoreOf(d1: D1Database): D1MemoryStore {
-  return new D1MemoryStore(d1, () => formatId(crypto.getRandomValues(new Uint8Array(16)), "mem_"));
+  return new D1MemoryStore(d1, () => newId("mem_"));
 }
 
 /** The runtime's memory ports for one turn. */

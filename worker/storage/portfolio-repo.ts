@@ -2,10 +2,10 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Portfolio, TradeRecord } from "../contracts/portfolio";
-import { formatId } from "../lib/ids";
 import type { PortfolioStore, PortfolioWrite } from "../ports/portfolio-store";
 import type { Db } from "./db";
 import { portfolioAccounts, portfolioPositions, portfolioTrades } from "./schema";
+import { newId } from "../http/secrets";
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -108,7 +108,7 @@ export class D1PortfolioStore implements PortfolioStore {
     write.trades.forEach((t, i) => {
       ops.push(
         db.insert(portfolioTrades).values({
-          id: formatId(crypto.getRandomValues(new Uint8Array(16)), "tr_"),
+          id: newId("tr_"),
           ownerId,
           action: t.action,
           code: t.code ?? null,
