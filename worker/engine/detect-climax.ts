@@ -13,8 +13,12 @@ export function arMinMove(ctx: ScanContext, i: number): number {
 }
 
 /** Climax candidate at bar t, or null: the one-bar rule first, then the clustered climax. Frozen bars never qualify. */
-export function climaxCandidate(ctx: ScanContext, t: number): PendingClimax | null {
-  return oneBarClimax(ctx, t) ?? clusterClimax(ctx, t);
+export function climaxCandidate(
+  ctx: ScanContext,
+  t: number,
+  wants: (side: "acc" | "dist", price: number) => boolean = () => true,
+): PendingClimax | null {
+  return oneBarClimax(ctx, t) ?? clusterClimax(ctx, t, wants);
 }
 
 /** values[t] is strictly below every value in [from, t−1] (scans back, stops at the first lower one). */
@@ -29,6 +33,22 @@ function highestSince(values: ArrayLike<number>, from: number, t: number): boole
   const x = values[t] ?? Number.NaN;
   for (let i = t - 1; i >= from; i--) if (!((values[i] ?? Number.NaN) < x)) return false;
   return true;
+}
+
+/**
+ * median(values[from..to)) ≤ x, decided by counting where that is exact (both middle values on one
+ * side of x) and by the median itself otherwise: the same answer as medianOf without sorting.
+ */
+function medianAtMost(values: ArrayLike<number>, from: number, to: number, x: number): boolean {
+  const n = to - from;
+  if (n <= 0) return false;
+  let le = 0;
+  for (let i = from; i < to; i++) if ((values[i] ?? Number.NaN) <= x) le++;
+  const lowMid = (n - 1) >> 1;
+  const highMid = n >> 1;
+  if (le <= lowMid) return false; // the lower middle value is above x
+  if (le > highMid) return true; // both middle values are at most x
+  return medianOf(values, from, to) <= x;
 }
 
 /** Share of the values in [from, to] strictly below x. */
@@ -51,7 +71,11 @@ function rankBelow(values: ArrayLike<number>, from: number, to: number, x: numbe
  * percentile, with a wide bar or a fall (rise) of ≥ 2.5 ATR across the cluster. The close need not
  * be strong: the AR rally that confirms the climax is the reversal evidence.
  */
-export function clusterClimax(ctx: ScanContext, t: number): PendingClimax | null {
+export function clusterClimax(
+  ctx: ScanContext,
+  t: number,
+  wants: (side: "acc" | "dist", price: number) => boolean = () => true,
+): PendingClimax | null {
   const { s, p, scale } = ctx;
   if (t < p.clusterTrendBars + p.clusterBars || at(s.frozen, t) === 1) return null;
   const from = t - p.clusterTrendBars;
@@ -61,7 +85,7 @@ export function clusterClimax(ctx: ScanContext, t: number): PendingClimax | null
   const c = at(s.close, t);
   const acc = c < ma50 && lowestSince(s.low, from, t);
   const dist = !acc && c > ma50 && highestSince(s.high, from, t);
-  if (!acc && !dist) return null;
+  if ((!acc && !dist) || !wants(acc ? "acc" : "dist", acc ? low : high)) return null;
   const extent = acc ? 1 - low / maxHigh(s, from, t - 1) : high / minLow(s, from, t - 1) - 1;
   if (extent < (acc ? p.scDrawdown : p.bcRise) * scale) return null;
   const c0 = t - p.clusterBars + 1;
@@ -86,9 +110,10 @@ export function clusterClimax(ctx: ScanContext, t: number): PendingClimax | null
   if (acc ? !(srMax >= p.clusterSr || travel >= p.clusterAtr * atr) : !(srMax >= p.clusterSr)) return null;
   const pct = rankBelow(s.volume, c0 - p.clusterPctBars, c0 - 1, vmax);
   if (!acc && !(pct >= p.clusterVolPct)) return null;
-  const base = medianOf(s.volume, Math.max(0, c0 - p.clusterBaseBars), c0);
+  const b0 = Math.max(0, c0 - p.clusterBaseBars);
+  if (!(acc && pct >= p.clusterVolPct) && !medianAtMost(s.volume, b0, c0, vmax / p.clusterVolRatio)) return null;
+  const base = medianOf(s.volume, b0, c0);
   const ratio = base > 0 ? vmax / base : 0;
-  if (acc ? !(ratio >= p.clusterVolRatio || pct >= p.clusterVolPct) : !(ratio >= p.clusterVolRatio)) return null;
   const bars = t - c0 + 1;
   return {
     side: acc ? "acc" : "dist",

@@ -56,10 +56,11 @@ function trackPending(
   ctx: ScanContext,
   state: ScanState,
   t: number,
-  accept: (c: PendingClimax) => boolean,
+  accept: (c: Pick<PendingClimax, "side" | "price">) => boolean,
 ): PendingClimax | null {
   const { s } = ctx;
-  const raw = climaxCandidate(ctx, t);
+  // The side / price filter also runs inside the clustered-climax test, before its volume statistics.
+  const raw = climaxCandidate(ctx, t, (side, price) => accept({ side, price }));
   const cand = raw && accept(raw) ? raw : null;
   const pend = state.pending;
   if (pend) {
