@@ -109,6 +109,24 @@ async function waitForHealth(app: App, timeoutMs: number): Promise<void> {
   throw new Error(`npm start did not serve ${app.url}/api/health within ${timeoutMs} ms\n${app.output().slice(-4000)}`);
 }
 
+/**
+ * Waits until the app serves. The port comes from a probe that is released before wrangler binds it,
+ * so on a busy machine another process can take it first: then the app is started again on a new
+ * port (up to three times); any other failure is thrown with the app's output.
+ */
+async function serving(root: string, app: App, extra: NodeJS.ProcessEnv, apps: App[], attempt = 1): Promise<App> {
+  try {
+    await waitForHealth(app, STARTUP_MS);
+    return app;
+  } catch (error) {
+    if (attempt >= 3 || !app.output().includes("Address already in use")) throw error;
+    await stop(app);
+    const next = await launch(root, extra);
+    apps.push(next);
+    return serving(root, next, extra, apps, attempt + 1);
+  }
+}
+
 /** Resolves when the child has exited, or after `ms` (false then). */
 function exitWithin(app: App, ms: number): Promise<boolean> {
   if (app.exited() !== null) return Promise.resolve(true);
@@ -166,7 +184,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         timer = setTimeout(() => reject(new Error("offline app did not build its web app and data")), STARTUP_MS);
       }),
     ]).finally(() => clearTimeout(timer));
-    const scripted = await launch(root, {
+    const scriptedEnv = {
       WYCKOFF_SKIP_BUILD: "1",
       LLM_BASE_URL: model.url,
       LLM_MODEL: "scripted",
@@ -175,12 +193,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
       LLM_PRICES: JSON.stringify({ scripted: { input: 2, output: 8 } }),
       // Seals the keys people save as their own model (Settings → Model).
       MODEL_KEYS_SECRET: "e2e-model-keys-secret-0123456789abcdef",
-    });
-    apps.push(scripted);
-    await Promise.all([waitForHealth(offline, STARTUP_MS), waitForHealth(scripted, STARTUP_MS)]);
+    };
+    const first = await launch(root, scriptedEnv);
+    apps.push(first);
+    const [offlineApp, scripted] = await Promise.all([
+      serving(root, offline, {}, apps),
+      serving(root, first, scriptedEnv, apps),
+    ]);
     // The start script's one-line summary (phase timings) of each instance, for the run's log.
-    await Promise.all([offline.printed("[start] serving"), scripted.printed("[start] serving")]);
-    for (const app of [offline, scripted])
+    await Promise.all([offlineApp.printed("[start] serving"), scripted.printed("[start] serving")]);
+    for (const app of [offlineApp, scripted])
       console.log(
         `[e2e] ${
           app
@@ -189,7 +211,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
             .find((l) => l.startsWith("[start] serving")) ?? app.url
         }`,
       );
-    project.provide("appUrl", offline.url);
+    project.provide("appUrl", offlineApp.url);
     project.provide("scriptedAppUrl", scripted.url);
     project.provide("modelUrl", model.url.replace(/\/v1\/?$/, ""));
     project.provide("scriptedAppLog", path.join(scripted.stateDir, "app.log"));

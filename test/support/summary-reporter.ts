@@ -1,14 +1,16 @@
 /**
  * The closing line of `npm test`, alone on the last line: `N passed, N failed` (`, N skipped` when
  * some were). Failures count failed tests, plus each file that failed outside any test (import
- * error, failing hook) and each unhandled error, so a broken run never reads "0 failed".
+ * error, failing hook), each unhandled error, and one for a run that failed outside every test (a
+ * global set-up), so a broken run never reads "0 failed".
  */
 import type { SerializedError } from "vitest";
-import type { Reporter, TestModule } from "vitest/node";
+import type { Reporter, TestModule, TestRunEndReason } from "vitest/node";
 
 export function summaryLine(
   testModules: ReadonlyArray<TestModule>,
   unhandledErrors: ReadonlyArray<SerializedError>,
+  reason: TestRunEndReason = "passed",
 ): string {
   let passed = 0;
   let failed = 0;
@@ -24,11 +26,17 @@ export function summaryLine(
     failed += failedHere > 0 ? failedHere : module.state() === "failed" ? 1 : 0;
   }
   failed += unhandledErrors.length;
+  // A run that failed before or outside every test (e.g. a global set-up) still counts one failure.
+  if (reason === "failed" && failed === 0) failed = 1;
   return `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`;
 }
 
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
-    process.stdout.write(`\n${summaryLine(testModules, unhandledErrors)}\n`);
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): void {
+    process.stdout.write(`\n${summaryLine(testModules, unhandledErrors, reason)}\n`);
   }
 }
