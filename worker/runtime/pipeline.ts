@@ -6,7 +6,9 @@
  * stored message is the streamed text, character for character.
  */
 import type { UIMessageChunk } from "ai";
+import { dataPart } from "../contracts/stream-parts";
 import type { PipelineStep } from "./profiles/definitions";
+import type { FinishMetadata } from "../contracts/stream-parts";
 import { runNested } from "./nested";
 import { runTurn } from "./run-turn";
 import type { TurnDeps, TurnRequest, TurnResult } from "./turn-types";
@@ -50,7 +52,7 @@ export async function runPipeline(
         model: deps.models.primary.id,
         rounds,
         pipeline: { steps: steps.length, completed: outputs.length },
-      },
+      } satisfies FinishMetadata,
     });
     return { status, rounds, usage, modelId: deps.models.primary.id, ...(error ? { error } : {}) };
   };
@@ -62,7 +64,10 @@ export async function runPipeline(
       return { status: "cancelled", rounds, usage: ZERO_USAGE, modelId: deps.models.primary.id };
     }
     // Marks where the step's parts begin (the audit trail seals one entry per step); not part of the message.
-    deps.emit({ type: "data-pipeline-step", data: { index: i, name: step.name, of: steps.length }, transient: true });
+    deps.emit({
+      ...dataPart("data-pipeline-step", { index: i, name: step.name, of: steps.length }),
+      transient: true,
+    });
     say(stepHeader(step, i, steps.length, req.lang));
     const earlier = outputs.map((o) => `## ${o.step.title.en}\n${o.text}`).join("\n\n");
     let stepText = "";

@@ -31,6 +31,7 @@ import { lastUserText, recentTexts, toFlushMessage, toolResultMessage } from "./
 import { traceOutcome } from "./trace";
 import { startTurnBudget } from "./turn-budget";
 import { addUsage, costOf, ZERO_USAGE } from "./usage";
+import { dataPart, type FinishMetadata } from "../contracts/stream-parts";
 
 const ROUNDS_EXCEEDED: Record<Lang, string> = {
   zh: "（Agent 工具调用轮次超限，已停止）",
@@ -103,7 +104,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     finishReason: "stop" | "error" | "other",
     error?: string,
   ): TurnResult => {
-    const metadata = {
+    const metadata: FinishMetadata = {
       usage,
       timing: {
         startedAt: new Date(started).toISOString(),
@@ -206,25 +207,29 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       round.usage.costUsd = costOf(round.usage, deps.priceOf?.(active.id));
       if (round.reasoning) deps.trace?.({ type: "thinking", round: rounds, text: round.reasoning });
       usage = addUsage(usage, round.usage);
-      emit({ type: "data-usage", data: { round: rounds, ...round.usage, total: usage } });
+      emit(dataPart("data-usage", { round: rounds, ...round.usage, total: usage }));
       append(assistantMessage(round));
       if (round.calls.length === 0) {
         if (!expectation || called.has(expectation.tool)) return finish("done", "stop");
         if (guardRetries < MAX_GUARD_RETRIES) {
           guardRetries++;
           const planOnly = isPlanOnly(round.text);
-          emit({
-            type: "data-retry",
-            data: { round: rounds, reason: "loop_guard", tool: expectation.tool, attempt: guardRetries, planOnly },
-          });
+          emit(
+            dataPart("data-retry", {
+              round: rounds,
+              reason: "loop_guard",
+              tool: expectation.tool,
+              attempt: guardRetries,
+              planOnly,
+            }),
+          );
           append({ role: "user", content: correctiveMessage(expectation, planOnly, req.lang) });
           continue;
         }
         const warning = unverifiedWarning(expectation, req.lang);
-        emit({
-          type: "data-guard",
-          data: { kind: "loop_guard", tool: expectation.tool, placement: "prefix", text: warning },
-        });
+        emit(
+          dataPart("data-guard", { kind: "loop_guard", tool: expectation.tool, placement: "prefix", text: warning }),
+        );
         emit({ type: "text-start", id: "guard-warning" });
         emit({ type: "text-delta", id: "guard-warning", delta: `\n\n${warning}` });
         emit({ type: "text-end", id: "guard-warning" });

@@ -10,6 +10,7 @@ import { SUBAGENT_TOOLS, type SubagentName } from "./profiles/definitions";
 import type { NamedModel } from "./model";
 import { runNested } from "./nested";
 import type { RunTurn, TurnDeps, TurnRequest } from "./turn-types";
+import { dataPart } from "../contracts/stream-parts";
 
 const PROMPTS: Record<SubagentName, string> = {
   research:
@@ -45,7 +46,7 @@ export function createSubagentRunner(o: {
       if (budget <= 0) return { agent, answer: "", rounds: 0, toolsUsed: [], refused, status: "rounds_exceeded" };
       let text = "";
       const progress = (status: "running" | "done" | "error") =>
-        o.emit({ type: "data-subagent", id: toolCallId, data: { agent, task, text, status } });
+        o.emit(dataPart("data-subagent", { agent, task, text, status }, toolCallId));
       progress("running");
       const marked = { subagent: agent };
       const nested = await runNested(o.runTurn, {

@@ -21,6 +21,7 @@ import { withoutReasoning } from "./transcript";
 import { foldChunks, toStored, unansweredCalls } from "./turn-replay";
 import type { TurnDeps, TurnRequest, TurnResult } from "./turn-types";
 import { ZERO_USAGE } from "./usage";
+import { dataPart, type TaskData } from "../contracts/stream-parts";
 
 /** The title a session starts with; the first message renames it. */
 export const DEFAULT_TITLE = "New session";
@@ -214,10 +215,10 @@ export class TurnController {
   }
 
   /** Shows a background task's progress in the running turn (a `data-task` part updated in place). */
-  progress(task: { id: string } & Record<string, unknown>): { delivered: boolean } {
+  progress(task: TaskData): { delivered: boolean } {
     const live = this.live;
     if (!live) return { delivered: false };
-    this.emit(live.id, { type: "data-task", id: task.id, data: task });
+    this.emit(live.id, dataPart("data-task", task, task.id));
     return { delivered: true };
   }
 
@@ -316,7 +317,7 @@ export class TurnController {
       lang: languageOf(next.text),
     });
     this.launch(turn, meta.ownerId);
-    this.emit(turn.id, { type: "data-notification", data: { taskId: next.id, text: next.text } });
+    this.emit(turn.id, dataPart("data-notification", { taskId: next.id, text: next.text }));
   }
 
   private emit(turnId: string, chunk: UIMessageChunk): void {

@@ -34,6 +34,7 @@ import { eq } from "drizzle-orm";
 import type { AuditHead } from "../contracts/audit";
 import { signerFor } from "../http/audit-signer";
 import { AuditLog } from "./audit-log";
+import type { TaskData } from "../contracts/stream-parts";
 
 export type { DecisionInput, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
 
@@ -183,7 +184,7 @@ export class SessionAgent extends Agent<Env> {
   }
 
   /** Shows a background task's progress in the running turn (a `data-task` part updated in place). */
-  async taskProgress(task: { id: string } & Record<string, unknown>): Promise<{ delivered: boolean }> {
+  async taskProgress(task: TaskData): Promise<{ delivered: boolean }> {
     return this.controller.progress(task);
   }
 
