@@ -125,15 +125,8 @@ export type CompactionData = z.infer<typeof CompactionData>;
 export const PipelineStepData = z.object({ index: z.number().int(), name: z.string(), of: z.number().int() });
 export type PipelineStepData = z.infer<typeof PipelineStepData>;
 
-/**
- * `data-warning`: something in the model's stream went wrong without ending the turn (a chunk that
- * could not be parsed and was skipped); `excerpt` quotes at most 200 characters of it.
- */
-export const WarningData = z.object({
-  kind: z.enum(["malformed_chunk"]),
-  message: z.string(),
-  excerpt: z.string().max(400).optional(),
-});
+/** `data-warning`: something the reader should know went wrong without ending the turn (a malformed chunk was skipped). */
+export const WarningData = z.object({ kind: z.string(), message: z.string(), excerpt: z.string().optional() });
 export type WarningData = z.infer<typeof WarningData>;
 
 /** Each `data-*` part's payload, by part type. */

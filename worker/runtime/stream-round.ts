@@ -3,6 +3,7 @@
  * to UI message stream chunks as they arrive, with an idle watchdog (no chunk for N ms → abort).
  * Returns what the round produced, or throws a RoundFailure that says whether output had started.
  */
+import { dataPart } from "../contracts/stream-parts";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet, type UIMessageChunk } from "ai";
 import { z } from "zod";
@@ -208,15 +209,14 @@ export async function streamRound(o: RoundOptions): Promise<RoundResult> {
             out.warnings.push(failure.detail);
             o.log.warn("model_stream_malformed_chunk", { detail: excerpt(failure.detail, 500) });
             // Visible, not silent: what the model sent in that chunk is lost, and the reader is told.
-            o.emit({
-              type: "data-warning",
-              data: {
+            o.emit(
+              dataPart("data-warning", {
                 kind: "malformed_chunk",
                 message:
                   "A chunk of the model's answer could not be read and was skipped; the answer may be incomplete.",
                 excerpt: excerpt(rawTextOf(part.error), 200),
-              },
-            });
+              }),
+            );
             break;
           }
           fail(part.error);
