@@ -14,6 +14,7 @@ export interface TestBindings {
   EASTMONEY_BASE_URL: string;
   TENCENT_BASE_URL: string;
   YAHOO_BASE_URL: string;
+  SOAK_SCALE: "off" | "short" | "full";
 }
 
 /** `env` from cloudflare:test, typed with the test-only bindings. */
