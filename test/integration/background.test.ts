@@ -41,7 +41,7 @@ beforeAll(async () => {
   const bundle = buildOfflineBundle({ sp500Csv });
   await cache.upsertSymbols(bundle.symbols, 0);
   for (const s of bundle.series) await cache.putSeries(s);
-});
+}, 120_000); // a hang cap for loading the bundle on a busy machine, not a timing budget
 
 async function getTask(id: string): Promise<TaskView & { result?: unknown }> {
   return (await (await call(`/api/tasks/${id}`)).json()) as TaskView;
@@ -324,6 +324,19 @@ describe("other background jobs", () => {
     expect(r.caveats.join(" ")).toMatch(/Survivorship/);
     expect(r.caveats.join(" ")).toMatch(/Simulated market/);
     for (const trade of r.trade_list) expect(trade.entryDate > trade.signalDate).toBe(true);
+  }, 30_000);
+
+  it("backtests only the symbol it is given (not the whole market)", async () => {
+    const { deps, sent } = capturing();
+    const id = await submit(deps, "run_backtest", { hold_days: 5, top_n: 2, symbol: "SIM.0002" });
+    expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
+    for (const m of sent.filter((x) => (x as { kind: string }).kind === "backtest.batch"))
+      expect((await deliver(deps, m)).acked).toBe(true);
+    const t = await getTask(id);
+    expect(t.status).toBe("succeeded");
+    const r = t.result as BacktestResult;
+    expect(r.symbols).toBe(1);
+    for (const trade of r.trade_list) expect(trade.code).toBe("SIM.0002");
   }, 30_000);
 
   it("fans a backtest out in symbol batches; the coordinator's day replay equals the single-call replay", async () => {

@@ -10,8 +10,11 @@ import { isNotification, type ToolBlock } from "../lib/message-view";
 import { AssistantMessage } from "./assistant-message";
 import { SystemNotice } from "./system-notice";
 import { UserMessage } from "./user-message";
+import { useT } from "../lib/lang-store";
 
 const PIN_SLACK_PX = 80;
+/** Scrolled this close to the top, the page before is loaded. */
+const LOAD_OLDER_PX = 300;
 
 /** The message list. */
 export function MessageList({
@@ -19,13 +22,24 @@ export function MessageList({
   live,
   onReview,
   onRetry,
+  hasOlder = false,
+  loadingOlder = false,
+  onLoadOlder,
 }: {
   history: readonly ViewMessage[];
   live: LiveTurn | null;
   onReview: (block: ToolBlock) => void;
   onRetry: () => void;
+  /** More messages exist before the first one held. */
+  hasOlder?: boolean;
+  loadingOlder?: boolean;
+  onLoadOlder?: () => void;
 }) {
+  const { t } = useT();
   const scroller = useRef<HTMLDivElement>(null);
+  // Older messages put in front keep what the reader sees in place: shift by the height they add.
+  const firstId = useRef<string | undefined>(undefined);
+  const heightBefore = useRef(0);
   const pinned = useRef(true);
   const count = history.length + (live ? 1 : 0);
   const virtualizer = useVirtualizer({
@@ -38,8 +52,14 @@ export function MessageList({
 
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [total, count, live?.message]);
+    if (!el) return;
+    const first = history[0]?.id;
+    if (firstId.current !== undefined && first !== firstId.current && !pinned.current)
+      el.scrollTop += el.scrollHeight - heightBefore.current;
+    firstId.current = first;
+    heightBefore.current = el.scrollHeight;
+    if (pinned.current) el.scrollTop = el.scrollHeight;
+  }, [total, count, live?.message, history]);
 
   useEffect(() => {
     if (count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
@@ -60,8 +80,21 @@ export function MessageList({
       onScroll={(e) => {
         const el = e.currentTarget;
         pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < PIN_SLACK_PX;
+        heightBefore.current = el.scrollHeight;
+        if (hasOlder && !loadingOlder && el.scrollTop < LOAD_OLDER_PX) onLoadOlder?.();
       }}
     >
+      {hasOlder && (
+        <button
+          type="button"
+          className="load-older"
+          data-testid="load-older"
+          disabled={loadingOlder}
+          onClick={() => onLoadOlder?.()}
+        >
+          {loadingOlder ? t("loadingOlder") : t("loadOlder")}
+        </button>
+      )}
       <div className="message-canvas" style={{ height: total }}>
         {virtualizer.getVirtualItems().map((item) => {
           const m = item.index < history.length ? history[item.index] : undefined;

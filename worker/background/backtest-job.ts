@@ -8,6 +8,7 @@
  */
 import type { z } from "zod";
 import type { Bar } from "../contracts/analysis";
+import type { SymbolInfo } from "../contracts/market";
 import { BacktestInput } from "../contracts/backtest";
 import { replayWindow, tradeRules, type DayReplayPlan } from "../engine/backtest/day-replay";
 import { replayBacktest } from "../engine/backtest/replay";
@@ -22,6 +23,14 @@ import { PermanentError, RetryableError, type QueueHandler } from "./queue-consu
 import { backtestNotification } from "./run-summaries";
 import { coordinatorOf } from "./screen-jobs";
 import { boardFilter, universeFor } from "./universe";
+
+/** The symbols a backtest replays: the board's stocks, or only the one the input names. */
+function backtestSymbols(all: readonly SymbolInfo[], input: BacktestInput): SymbolInfo[] {
+  const onBoard = boardFilter(all, input.board);
+  const wanted = input.symbol?.toUpperCase();
+  if (!wanted) return onBoard;
+  return all.filter((s) => s.kind === "stock" && (s.id === wanted || s.code === wanted));
+}
 
 /** A backtest fan-out batch message. */
 export const BacktestBatchMessage = batchMessage("backtest.batch");
@@ -60,7 +69,7 @@ async function replayPlan(d: BackgroundDeps, input: BacktestInput): Promise<DayR
 export async function runBacktestJob(d: BackgroundDeps, rec: TaskRecord): Promise<void> {
   const input = parseInput(rec);
   const u = universeFor(d.config.marketData, input.market);
-  const symbols = boardFilter(await d.cache.listSymbols(u.code, "stock"), input.board);
+  const symbols = backtestSymbols(await d.cache.listSymbols(u.code, "stock"), input);
   const plan = await replayPlan(d, input);
   if (!plan) return runInOneCall(d, rec, input);
   const total = Math.max(1, Math.ceil(symbols.length / d.batchSize));
@@ -118,7 +127,7 @@ export function createBacktestBatchHandler(d: BackgroundDeps): QueueHandler {
 /** The single-call path (no cached index to plan against): the universe in one invocation. */
 async function runInOneCall(d: BackgroundDeps, rec: TaskRecord, input: BacktestInput): Promise<void> {
   const u = universeFor(d.config.marketData, input.market);
-  const symbols = boardFilter(await d.cache.listSymbols(u.code, "stock"), input.board);
+  const symbols = backtestSymbols(await d.cache.listSymbols(u.code, "stock"), input);
   const [series, small] = await Promise.all([
     d.cache.getColumnsMany(symbols.map((s) => s.id)),
     u.smallCap ? d.cache.getSeries(u.smallCap) : Promise.resolve(null),

@@ -25,6 +25,13 @@ export const BacktestInput = z
     exit_mode: ExitMode.default("sltp"),
     sltp_priority: z.enum(["stop_first", "take_first"]).default("stop_first"),
     entry_price: z.enum(["next_open", "next_close"]).default("next_open"),
+    symbol: z
+      .string()
+      .trim()
+      .min(1)
+      .max(32)
+      .optional()
+      .describe("backtest only this symbol of the market (code or id, e.g. SIM.0002); omit for the whole market"),
   })
   .refine((v) => !v.start || !v.end || v.start <= v.end, { message: "start must not be after end", path: ["start"] });
 export type BacktestInput = z.infer<typeof BacktestInput>;
