@@ -11,8 +11,10 @@ import {
   UpdateSessionBody,
   SendMessageBody,
   StreamQuery,
+  TurnWatchQuery,
   type CancelResult,
   type CreatedSession,
+  type TurnWatch,
   type SessionList,
 } from "../contracts/api";
 import { AppError } from "../lib/app-error";
@@ -54,6 +56,14 @@ async function ownedSession(
   const index = new D1SessionIndex(createDb(c.env.DB));
   if (!(await index.get(c.var.userId, id))) throw notFound(id);
   return { id, stub: await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id), index };
+}
+
+/** The session's turn-state long-poll (`GET …/turn?after=&wait=`), shared with share links. */
+export async function watchTurn(c: Context<AppEnv>, stub: DurableObjectStub<SessionAgent>): Promise<TurnWatch> {
+  const query = TurnWatchQuery.safeParse(c.req.query());
+  if (!query.success) throw new AppError("invalid_input", 400, query.error.issues[0]?.message ?? "invalid query");
+  const watch = await stub.watchTurn(query.data.after ?? null, (query.data.wait ?? 20) * 1000);
+  return { key: watch.key, turn: watch.turn };
 }
 
 /** Session routes, mounted at /api/sessions. */
@@ -125,6 +135,10 @@ export const sessionRoutes = new Hono<AppEnv>()
     const query = StreamQuery.safeParse(c.req.query());
     if (!query.success) throw new AppError("invalid_input", 400, query.error.issues[0]?.message ?? "invalid query");
     return new Response(await stub.openStream(query.data.from ?? 0), { headers: SSE_HEADERS });
+  })
+  .get("/:id/turn", async (c) => {
+    const { stub } = await ownedSession(c);
+    return c.json(await watchTurn(c, stub));
   })
   .post("/:id/cancel", async (c) => {
     const { stub } = await ownedSession(c);

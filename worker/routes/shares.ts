@@ -19,7 +19,7 @@ import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { D1Shares, type LiveShare } from "../storage/share-repo";
 import { chartBars } from "./market";
-import { SSE_HEADERS } from "./sessions";
+import { SSE_HEADERS, watchTurn } from "./sessions";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -66,6 +66,10 @@ export const shareReadRoutes = new Hono<AppEnv>()
     if (symbol === "" || !detail.includes(JSON.stringify(symbol)))
       throw new AppError("not_found", 404, "this share shows no chart of that symbol");
     return c.json(await chartBars(c, symbol));
+  })
+  .get("/:token/turn", async (c) => {
+    const share = await liveShare(c);
+    return c.json(await watchTurn(c, await stubOf(c, share.sessionId)));
   })
   .get("/:token/stream", async (c) => {
     const share = await liveShare(c);

@@ -10,6 +10,7 @@ import { drizzle, type DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlit
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { consoleSink } from "../console-sink";
 import { loadConfig, type Config } from "../config";
+import type { TurnWatch } from "../contracts/api";
 import { formatId } from "../lib/ids";
 import { createLogger, type Logger } from "../lib/log";
 import { languageOf } from "../runtime/errors";
@@ -40,6 +41,8 @@ import { createApprovalGate } from "./approval-gate";
 export type { DecisionInput, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
 
 const DEFAULT_TITLE = "New session";
+/** Longest a `watchTurn` long-poll waits before answering "unchanged". */
+const MAX_WATCH_MS = 25_000;
 
 function newId(prefix: string): string {
   return formatId(crypto.getRandomValues(new Uint8Array(16)), prefix);
@@ -62,6 +65,8 @@ export class SessionAgent extends Agent<Env> {
   private readonly traces: TraceWriter;
   private live: LiveTurn | undefined;
   private nextIdx = 0;
+  /** Long-polls of `watchTurn` waiting for the session's turn state to change. */
+  private readonly watchers = new Set<() => void>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -184,6 +189,40 @@ export class SessionAgent extends Agent<Env> {
     return this.hub.subscribe(replay, this.live?.id === turn.id);
   }
 
+  /**
+   * The session's turn state as a short key (`<turnId>:<status>`, "" before the first turn) and the
+   * last turn. Answers at once when the key differs from `after`, else when it changes or after
+   * `waitMs` — a cheap long-poll, so a page follows turns it did not start (notification turns, other
+   * tabs, webhooks) over the ordinary `stream?from=N`.
+   */
+  async watchTurn(after: string | null, waitMs: number): Promise<TurnWatch> {
+    const deadline = Date.now() + Math.max(0, Math.min(waitMs, MAX_WATCH_MS));
+    for (;;) {
+      const now = this.turnWatch();
+      const left = deadline - Date.now();
+      if (after === null || now.key !== after || left <= 0) return now;
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.watchers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, left);
+        this.watchers.add(wake);
+      });
+    }
+  }
+
+  private turnWatch(): TurnWatch {
+    const last = this.turns.lastTurn();
+    if (!last) return { key: "", turn: null };
+    return { key: `${last.id}:${last.status}`, turn: { id: last.id, status: last.status } };
+  }
+
+  private wakeWatchers(): void {
+    for (const wake of this.watchers) wake(); // each wake removes itself; Set iteration allows that
+  }
+
   /** Stops the open turn at once; `{ cancelled: false }` when nothing runs. */
   async cancel(): Promise<{ cancelled: boolean }> {
     const now = Date.now();
@@ -302,6 +341,7 @@ export class SessionAgent extends Agent<Env> {
     const json = JSON.stringify(chunk);
     this.turns.appendEvent(idx, turnId, json);
     this.hub.broadcast(sseFrame(idx, json));
+    this.wakeWatchers();
   }
 
   /** The model's transcript: messages after the compaction summary (reasoning kept only for this turn). */
@@ -320,6 +360,7 @@ export class SessionAgent extends Agent<Env> {
       // stream?from=N after answering) and let the DO idle; the approval survives eviction.
       pause: () => {
         this.hub.pause();
+        this.wakeWatchers();
         void this.traces.flush(turnId, live);
         this.letSleep(live);
       },
@@ -453,6 +494,7 @@ export class SessionAgent extends Agent<Env> {
       this.live = undefined;
     }
     this.hub.close();
+    this.wakeWatchers();
     this.log.info("turn_end", { turnId, status: result.status, rounds: result.rounds, model: result.modelId });
     this.deliverPending();
   }
