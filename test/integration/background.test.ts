@@ -322,6 +322,26 @@ describe("other background jobs", () => {
     for (const trade of r.trade_list) expect(trade.entryDate > trade.signalDate).toBe(true);
   }, 30_000);
 
+  it("backtests one named symbol: only its trades, a caveat saying so; an unknown symbol fails the task with the reason", async () => {
+    const { deps, sent } = capturing();
+    const id = await submit(deps, "run_backtest", { hold_days: 5, top_n: 2, symbol: "sim.0002" });
+    expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
+    for (const m of sent.filter((x) => (x as { kind: string }).kind === "backtest.batch"))
+      expect((await deliver(deps, m)).acked).toBe(true);
+    const t = await getTask(id);
+    expect(t.status).toBe("succeeded");
+    const r = t.result as BacktestResult;
+    expect(r.symbol).toBe("SIM.0002");
+    for (const trade of r.trade_list) expect(trade.code).toBe("SIM.0002");
+    expect(r.caveats.join(" ")).toMatch(/Single-symbol backtest of SIM\.0002/);
+    expect(r.benchmark_nav?.length).toBe(r.nav.length);
+    const bad = await submit(deps, "run_backtest", { symbol: "NOPE.9999" });
+    // A permanent failure: dead-lettered with the reason (the DLQ consumer then fails the task with it).
+    const out = await deliver(deps, { kind: "task.run", taskId: bad });
+    expect(out.dead).toHaveLength(1);
+    expect(JSON.stringify(out.dead[0])).toMatch(/NOPE\.9999 is not in the SIM universe/);
+  }, 60_000);
+
   it("fans a backtest out in symbol batches; the coordinator's day replay equals the single-call replay", async () => {
     const { deps, sent } = capturing({ batchSize: 70 });
     const input = { hold_days: 10, top_n: 3, exit_mode: "close_only" };
@@ -359,7 +379,12 @@ describe("other background jobs", () => {
       resolveParams(),
     );
     expect(single?.trades).toBeGreaterThan(10);
-    expect(fanned).toEqual(single);
+    // The benchmark NAV is added around the engine's replay; the rest is the engine's own result.
+    const { benchmark, benchmark_nav, ...core } = fanned;
+    expect(benchmark).toBe("SIM.IDX1");
+    expect(benchmark_nav?.map((p) => p.date)).toEqual(fanned.nav.map((p) => p.date));
+    expect(benchmark_nav?.[0]?.nav).toBe(1);
+    expect(core).toEqual(single);
     // A redelivered start of a finished backtest sends nothing more.
     expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
     expect(sent.filter((m) => (m as { kind: string }).kind === "backtest.batch")).toHaveLength(5);

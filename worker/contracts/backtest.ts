@@ -25,6 +25,15 @@ export const BacktestInput = z
     exit_mode: ExitMode.default("sltp"),
     sltp_priority: z.enum(["stop_first", "take_first"]).default("stop_first"),
     entry_price: z.enum(["next_open", "next_close"]).default("next_open"),
+    symbol: z
+      .string()
+      .trim()
+      .min(1)
+      .max(32)
+      .optional()
+      .describe(
+        "backtest only this symbol (code, e.g. SIM.0002 or 600519, or name) under the same rules; omit for the board",
+      ),
   })
   .refine((v) => !v.start || !v.end || v.start <= v.end, { message: "start must not be after end", path: ["start"] });
 export type BacktestInput = z.infer<typeof BacktestInput>;
@@ -72,5 +81,10 @@ export const BacktestResult = z.object({
   nav: z.array(z.object({ date: z.string(), nav: z.number() })),
   trade_list: z.array(BacktestTrade),
   caveats: z.array(z.string()),
+  /** The one symbol backtested, when the input named one (its universe id). */
+  symbol: z.string().optional(),
+  /** The benchmark index's NAV over the same dates as `nav` (1 at the first date), and its code. */
+  benchmark: z.string().optional(),
+  benchmark_nav: z.array(z.object({ date: z.string(), nav: z.number() })).optional(),
 });
 export type BacktestResult = z.infer<typeof BacktestResult>;
