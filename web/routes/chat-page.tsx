@@ -11,6 +11,8 @@ import { useSession } from "../hooks/use-session";
 import { useTasks } from "../hooks/use-tasks";
 import { useT } from "../lib/lang-store";
 import { useDeskT } from "../lib/desk-strings";
+import { downloadMarkdown } from "../components/message-tools";
+import { fileNameOf, transcriptMarkdown } from "../lib/transcript-markdown";
 import { collectTasks, pendingApproval, toBlocks, type ToolBlock } from "../lib/message-view";
 
 /** The chat page of `/c/:id`. */
@@ -54,6 +56,24 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
             onClick={() => setTasksOpen(!tasksOpen)}
           >
             {desk.t("tasksToggle", { n: tasks.length })}
+          </button>
+          <button
+            type="button"
+            className="small"
+            data-testid="export-transcript"
+            disabled={s.history.length === 0}
+            onClick={() =>
+              downloadMarkdown(
+                fileNameOf(s.title),
+                transcriptMarkdown(s.title, s.history, {
+                  user: t("you"),
+                  assistant: t("assistant"),
+                  notice: t("systemNotice"),
+                }),
+              )
+            }
+          >
+            {desk.t("exportTranscript")}
           </button>
         </header>
         {s.loadError && (
