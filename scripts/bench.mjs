@@ -78,7 +78,10 @@ const rows = metrics.map((m) => ({
 }));
 console.log("");
 console.table(rows);
-writeFileSync(path.join(root, "bench", "results.json"), `${JSON.stringify({ metrics }, null, 2)}\n`);
+const resultsFile = path.join(root, "bench", "results.json");
+// Other figures (e.g. `truth` from `npm run truth`) live in the same file: keep them.
+const previous = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, "utf8")) : {};
+writeFileSync(resultsFile, `${JSON.stringify({ ...previous, metrics }, null, 2)}\n`);
 console.log(`wrote bench/results.json (${metrics.length} figures)`);
 rmSync(work, { recursive: true, force: true });
 if (failures.length > 0) {

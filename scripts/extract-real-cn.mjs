@@ -41,9 +41,28 @@ mkdirSync(out, { recursive: true });
 const cent = (x) => Math.round(x * 100) / 100;
 for (const [symbol, name, nameEn, kind] of SERIES) {
   const raw = JSON.parse(readFileSync(path.join(dir, `${symbol}.day.kline.json`), "utf8"));
-  const rows = raw.data.map((r) => [r[0], cent(r[1]), cent(r[2]), cent(r[3]), cent(r[4]), cent(r[5]), Math.round(r[6]), Math.round(r[7])]);
-  const head = { symbol, name, nameEn, kind, source: `${PKG} src/jscommon/umychart.testdata/DayKLine/${symbol}.day.kline.json`, licence: "Apache-2.0", fields: ["date", "prevClose", "open", "high", "low", "close", "volume", "amount"] };
+  const rows = raw.data.map((r) => [
+    r[0],
+    cent(r[1]),
+    cent(r[2]),
+    cent(r[3]),
+    cent(r[4]),
+    cent(r[5]),
+    Math.round(r[6]),
+    Math.round(r[7]),
+  ]);
+  const head = {
+    symbol,
+    name,
+    nameEn,
+    kind,
+    source: `${PKG} src/jscommon/umychart.testdata/DayKLine/${symbol}.day.kline.json`,
+    licence: "Apache-2.0",
+    fields: ["date", "prevClose", "open", "high", "low", "close", "volume", "amount"],
+  };
   const text = `${JSON.stringify(head).slice(0, -1)},"rows":[\n${rows.map((r) => JSON.stringify(r)).join(",\n")}\n]}\n`;
   writeFileSync(path.join(out, `${symbol}.json`), text);
-  console.log(`[real-cn] ${symbol} ${name}: ${rows.length} rows ${rows[0][0]}–${rows.at(-1)[0]} (${(text.length / 1e3).toFixed(0)} KB)`);
+  console.log(
+    `[real-cn] ${symbol} ${name}: ${rows.length} rows ${rows[0][0]}–${rows.at(-1)[0]} (${(text.length / 1e3).toFixed(0)} KB)`,
+  );
 }

@@ -12,6 +12,7 @@ import { createLogger } from "./lib/log";
 import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
 import { crossOrigin } from "./http/cors";
+import { pathGuard } from "./http/path-guard";
 import { createIdentify } from "./http/identity";
 import { rateLimit } from "./http/rate-limit";
 import { accountRoutes } from "./routes/account";
@@ -24,6 +25,7 @@ import { marketRoutes } from "./routes/market";
 import { sessionRoutes } from "./routes/sessions";
 import { taskRoutes } from "./routes/tasks";
 import { webhookRoutes } from "./routes/webhooks";
+import { auditOwnerRoutes, auditPublicRoutes, sessionAuditRoutes } from "./routes/audit";
 import { usageRoutes } from "./routes/usage";
 import { memoryRoutes } from "./routes/memory";
 import { hintRoutes, skillRoutes } from "./routes/skills";
@@ -44,6 +46,7 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
     await next();
     log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started });
   });
+  app.use(pathGuard);
   app.use(
     "/api/*",
     bodyLimit({
@@ -59,11 +62,14 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/admin", adminRoutes);
   app.route("/api/shares", shareReadRoutes);
   app.route("/api/webhooks", webhookRoutes);
+  app.route("/api/audit", auditPublicRoutes);
   app.use("/api/*", createIdentify(opts.fetch ? { fetch: opts.fetch } : {}));
   app.post("/api/sessions/:id/messages", rateLimit("turns"));
   app.route("/api", accountRoutes);
   app.route("/api/shares", shareOwnerRoutes);
   app.route("/api/sessions", sessionShareRoutes);
+  app.route("/api/sessions", sessionAuditRoutes);
+  app.route("/api/audit", auditOwnerRoutes);
   app.route("/api/portfolio", portfolioRoutes);
   app.route("/api/analyze", analyzeRoutes);
   app.route("/api/market", marketRoutes);

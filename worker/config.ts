@@ -68,6 +68,7 @@ const Settings = z.object({
   RATE_LIMIT_TURNS_PER_HOUR: countWithDefault(120),
   RATE_LIMIT_TASKS_PER_HOUR: countWithDefault(30),
   MCP_ALLOW_WRITES: z.preprocess((v) => (v === "" || v === undefined ? "false" : v), z.enum(["true", "false"])),
+  AUDIT_KEY: optionalString,
 });
 
 /** One OpenAI-compatible model endpoint. */
@@ -104,6 +105,8 @@ export interface Config {
   rateLimits: { turnsPerHour: number; tasksPerHour: number };
   /** MCP clients may call tools that change user data (`readOnly: false`). */
   mcpAllowWrites: boolean;
+  /** Ed25519 private key (PKCS#8, base64) that signs audit entries; unset → entries chained, unsigned. */
+  auditKey: string | undefined;
 }
 
 /** The model id reported when no model is configured. */
@@ -155,5 +158,6 @@ export function loadConfig(env: object): Config {
       .filter((o) => o !== ""),
     rateLimits: { turnsPerHour: s.RATE_LIMIT_TURNS_PER_HOUR, tasksPerHour: s.RATE_LIMIT_TASKS_PER_HOUR },
     mcpAllowWrites: s.MCP_ALLOW_WRITES === "true",
+    auditKey: s.AUDIT_KEY,
   };
 }

@@ -211,6 +211,10 @@ describe("signed webhooks", () => {
     expect(badBody.status).toBe(400);
     const unknownSession = await webhook(signed({ session: "s_nope" }));
     expect(unknownSession.status).toBe(404);
+    // Correctly signed, but a webhook-id far past any sender's: refused before it becomes a stored key.
+    const longId = await webhook(signed(body, { id: `msg_${"x".repeat(1100)}` }));
+    expect(longId.status).toBe(400);
+    expect(((await longId.json()) as { error: { code: string } }).error.code).toBe("invalid_input");
     expect(await taskCount()).toBe(before);
   });
 });

@@ -5,6 +5,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { ErrorEnvelope } from "../../worker/contracts/errors";
 import worker from "../../worker/index";
 import type { SessionAgent } from "../../worker/session/session-agent";
 import { getAgentByName } from "agents";
@@ -120,6 +121,46 @@ describe("bad input", () => {
     expect((await errorOf(res)).code).toBe("payload_too_large");
   });
 
+  it("refuses malformed escapes and out-of-shape path parameters with the envelope, never a 500", async () => {
+    const { id } = (await (await postJson("/api/sessions", { title: "params" })).json()) as { id: string };
+    const share = (await (await postJson(`/api/sessions/${id}/share`, {})).json()) as { token: string };
+    const cases: [string, number][] = [
+      ["/api/market/bars/%E0%A4%A", 400],
+      ["/api/market/bars/%E0%A4", 400],
+      ["/api/market/bars/%", 400],
+      [`/api/market/bars/${"A".repeat(41)}`, 400],
+      ["/api/market/bars/%3Cscript%3E", 400],
+      [`/api/shares/${share.token}/bars/%`, 400],
+      [`/api/shares/${share.token}/bars/${"x".repeat(300)}`, 400],
+      [`/api/shares/${"shr_".padEnd(1100, "a")}`, 404],
+      [`/api/sessions/${id}/spills/${"t".repeat(1100)}/call_1`, 404],
+      [`/api/sessions/${id}/spills/t_00000000000000000000000000/${"c".repeat(1100)}`, 404],
+      [`/api/sessions/${"s_".padEnd(1100, "x")}`, 404],
+      [`/api/sessions/${id}/approvals/${"a".repeat(500)}`, 404],
+      [`/api/memory/${"m".repeat(1100)}/trace`, 404],
+      [`/api/tasks/${"%ZZ"}`, 400],
+      [`/api/skills/${"S".repeat(100)}`, 404],
+      [`/api/hints/${"h".repeat(1100)}`, 404],
+      [`/api/tokens/${"k".repeat(1100)}`, 404],
+      [`/api/${"p/".repeat(1100)}`, 400],
+    ];
+    for (const [path, status] of cases) {
+      const method = path.includes("/approvals/")
+        ? "POST"
+        : path.startsWith("/api/skills/") || path.startsWith("/api/hints/") || path.startsWith("/api/tokens/")
+          ? "DELETE"
+          : "GET";
+      const res = await call(
+        path,
+        method === "POST"
+          ? { method, headers: { "content-type": "application/json" }, body: '{"decision":"allow"}' }
+          : { method },
+      );
+      expect([path.slice(0, 60), res.status]).toEqual([path.slice(0, 60), status]);
+      expect(ErrorEnvelope.safeParse(await res.json()).success, path.slice(0, 60)).toBe(true);
+    }
+  });
+
   it("answers 404 with the envelope for unknown API routes and methods", async () => {
     const res = await call("/api/nope");
     expect(res.status).toBe(404);
@@ -149,6 +190,9 @@ describe("local identity mode", () => {
     expect(local.status).toBe(200);
     const remote = await call("/api/sessions", { headers: { "cf-connecting-ip": "203.0.113.9" } });
     expect(remote.status).toBe(403);
+    // The whole address is parsed: a "127." prefix is not loopback.
+    for (const ip of ["127.evil", "127.0.0.1.example.com", "::ffff:127.evil"])
+      expect((await call("/api/sessions", { headers: { "cf-connecting-ip": ip } })).status, ip).toBe(403);
     expect((await errorOf(remote)).code).toBe("forbidden");
     // Health stays public so load balancers and the page can check liveness.
     expect((await call("/api/health", { headers: { "cf-connecting-ip": "203.0.113.9" } })).status).toBe(200);

@@ -11,6 +11,13 @@ import { createApp } from "../../worker/app";
 import type { MarketBarsResponse, MarketSearchResponse } from "../../worker/contracts/market";
 import { createMarketData } from "../../worker/market/create-market-data";
 import { buildOfflineBundle } from "../../worker/market/offline/bundle";
+import type { RealCnFile } from "../../worker/market/offline/real-cn";
+import type { ToolContext, ToolDeps } from "../../worker/tools/deps";
+import { analyzeStockHandler } from "../../worker/tools/handlers/analyze-stock";
+import { portfolioHandler } from "../../worker/tools/handlers/portfolio";
+import { analyzeStockSpec } from "../../worker/tools/specs/analyze-stock";
+import { portfolioSpec } from "../../worker/tools/specs/portfolio";
+import { REAL_CN_FILES } from "./real-cn-files";
 import { createDb } from "../../worker/storage/db";
 import { D1MarketCache } from "../../worker/storage/market-cache-repo";
 import {
@@ -55,10 +62,11 @@ const EM_KLINE = "/push2his/api/qt/stock/kline/get";
 const TX_KLINE = "/ifzq/appstock/app/fqkline/get";
 
 beforeAll(async () => {
-  const bundle = buildOfflineBundle({ sp500Csv });
+  const realCn = REAL_CN_FILES.map((text) => JSON.parse(text) as RealCnFile);
+  const bundle = buildOfflineBundle({ sp500Csv, realCn });
   await cache.upsertSymbols(bundle.symbols, 0);
   for (const s of bundle.series) await cache.putSeries(s);
-});
+}, 120_000); // a hang cap for loading ~310 series on a busy machine, not a timing budget
 
 describe("offline bundle through /api/market", () => {
   it("serves a simulated symbol with analysis, flagged simulated", async () => {
@@ -100,12 +108,64 @@ describe("offline bundle through /api/market", () => {
     }
   });
 
-  it("answers a real code with no bundled data with a plain not-found and pointers", async () => {
+  it("answers a real code with no bundled data with a not-found that says what the bundle holds, in both languages", async () => {
     const res = await call("/api/market/bars/600519");
     expect(res.status).toBe(404);
     const e = await errorOf(res);
     expect(e.message).toContain("No offline data for SH.600519");
     expect(e.message).toContain("SIM.0001");
+    expect(e.message).toContain("SH.600000");
+    const messages = e.details?.messages as { zh: string; en: string };
+    expect(messages.en).toBe(e.message);
+    expect(messages.zh).toContain("离线模式下没有 SH.600519");
+    expect(messages.zh).toContain("上证指数 SH.000001");
+    const aapl = await errorOf(await call("/api/market/bars/AAPL"));
+    expect(aapl.message).toContain("US.AAPL");
+    expect(aapl.details?.explore).toContain("SH.000001");
+  });
+
+  it("serves the real SSE Composite by its Chinese name: unadjusted bundled history, bad rows cleaned, analysed", async () => {
+    const res = await call(`/api/market/bars/${encodeURIComponent("上证指数")}?days=5000`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as MarketBarsResponse;
+    expect(body.symbol).toMatchObject({
+      id: "SH.000001",
+      kind: "index",
+      name: "上证指数",
+      simulated: false,
+      market: "CN",
+    });
+    expect(body.bars.at(-1)?.date).toBe("2024-09-19");
+    expect(body.provenance).toMatchObject({ source: "offline", simulated: false, stale: true, adjust: "none" });
+    expect(body.provenance.notes.join(" ")).toMatch(/hqchart.*Unadjusted/);
+    expect(body.analysis?.symbol).toBe("SH.000001");
+    const whole = await cache.getSeries("SH.000001");
+    expect(whole?.bars).toHaveLength(8146); // 8,162 rows, 16 invalid ones dropped at build time
+    for (const b of whole?.bars ?? [])
+      expect(b.high >= Math.max(b.open, b.close) && b.low <= Math.min(b.open, b.close)).toBe(true);
+  });
+
+  it("serves 600000 (浦发银行), 399006 (ChiNext) and 000001 (Ping An Bank; the SSE Composite as an index) from the bundle", async () => {
+    const spdb = (await (await call("/api/market/bars/600000?days=300")).json()) as MarketBarsResponse;
+    expect(spdb.symbol).toMatchObject({
+      id: "SH.600000",
+      name: "浦发银行",
+      kind: "stock",
+      board: "main",
+      industry: "银行",
+    });
+    expect(spdb.bars).toHaveLength(300);
+    expect(spdb.analysis?.phase.name).toBeTruthy();
+    const chinext = (await (await call("/api/market/bars/399006?days=300")).json()) as MarketBarsResponse;
+    expect(chinext.symbol).toMatchObject({ id: "SZ.399006", name: "创业板指", kind: "index" });
+    const bank = (await (await call("/api/market/bars/000001?days=10")).json()) as MarketBarsResponse;
+    expect(bank.symbol).toMatchObject({ id: "SZ.000001", name: "平安银行", kind: "stock" });
+    const index = (await (await call("/api/market/bars/000001?days=10&kind=index")).json()) as MarketBarsResponse;
+    expect(index.symbol.id).toBe("SH.000001");
+    for (const q of ["Ping An Bank", "创业板指", "PFYH", "SSE Composite"]) {
+      const r = (await (await call(`/api/market/bars/${encodeURIComponent(q)}?days=5`)).json()) as MarketBarsResponse;
+      expect(r.symbol.simulated, q).toBe(false);
+    }
   });
 
   it.each([
@@ -126,6 +186,50 @@ describe("offline bundle through /api/market", () => {
     expect(e.code).toBe("invalid_input");
     expect(e.details?.field).toBe(field);
   });
+
+  it.each(["SH.600000", "SIM.0002"])(
+    "gives %s one health score and grade in the chat card, the chart page and the portfolio check",
+    async (id) => {
+      const market = createMarketData({
+        db: testEnv.DB,
+        config: { marketData: "offline", providers: { eastmoney: upstream, tencent: upstream, yahoo: upstream } },
+        fetch: (...a) => fetch(...a),
+      });
+      const ctx: ToolContext = {
+        sessionId: "",
+        userId: "u_health",
+        toolCallId: "c",
+        signal: new AbortController().signal,
+      };
+      const chart = (await (await call(`/api/market/bars/${id}?days=60`)).json()) as MarketBarsResponse;
+      const card = await analyzeStockHandler(analyzeStockSpec.input.parse({ code: id }), { market } as ToolDeps, ctx);
+      const position = { code: id, name: id, shares: 100, cost: 5, buyDate: null, stop: null, updatedAt: "" };
+      const portfolio = {
+        read: async () => ({ freeCash: 0, positionCount: 1, positions: [position], updatedAt: null }),
+      };
+      const check = await portfolioHandler(
+        portfolioSpec.input.parse({ mode: "diagnose" }),
+        { market, portfolio } as unknown as ToolDeps,
+        ctx,
+      );
+      if (!card.ok || !check.ok) throw new Error("tool failed");
+      const holding = (
+        check.value as { diagnostics: { healthScore?: number; healthGrade?: string; latestDate?: string }[] }
+      ).diagnostics[0];
+      const health = chart.analysis?.health;
+      expect(health).toBeDefined();
+      expect(card.value.analysis?.asOf).toBe(chart.analysis?.asOf);
+      expect(holding?.latestDate).toBe(chart.analysis?.asOf);
+      expect(card.value.analysis?.health.score).toBe(health?.score);
+      expect(card.value.analysis?.health.grade).toBe(health?.grade);
+      expect(card.value.analysis?.health.reasons).toEqual(health?.reasons);
+      expect(holding?.healthScore).toBe(health?.score);
+      expect(holding?.healthGrade).toBe(health?.grade);
+      // the benchmark is part of the inputs everywhere: the chart's analysis has relative strength too
+      expect(chart.analysis?.indicators.rs10).toEqual(expect.any(Number));
+      expect(chart.analysis?.indicators.mansfield).toEqual(card.value.analysis?.indicators.mansfield);
+    },
+  );
 
   it("answers 404 for an unknown simulated code and for a name nothing matches", async () => {
     expect((await call("/api/market/bars/SIM.9999")).status).toBe(404);
@@ -387,7 +491,7 @@ describe("market tools through the runtime (scripted model, offline bundle)", ()
     // The model got every result back, in one tool message.
     const tool = (await modelRequests(key))[1]?.body.messages.filter((m) => m.role === "tool");
     expect(tool).toHaveLength(7);
-  });
+  }, 60_000); // a hang cap: seven tools over the bundle in workerd on a shared machine
 });
 
 describe("market tools through the runtime against the live providers (fake upstream)", () => {

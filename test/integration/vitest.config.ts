@@ -30,6 +30,8 @@ export default defineConfig({
           EASTMONEY_BASE_URL: inject<string>("upstreamUrl"),
           TENCENT_BASE_URL: inject<string>("upstreamUrl"),
           YAHOO_BASE_URL: inject<string>("upstreamUrl"),
+          // A test-only Ed25519 key (npm run audit:keygen) so audit entries are signed in these tests.
+          AUDIT_KEY: "MC4CAQAwBQYDK2VwBCIEIAj0DIGcaMfrZx4Phzu762P/Ro8sv+2fS1k495z9MutY",
         },
       },
     })),

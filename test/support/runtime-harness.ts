@@ -5,7 +5,8 @@
 import type { ModelMessage, UIMessageChunk } from "ai";
 import { createLogger } from "../../worker/lib/log";
 import type { ModelChain } from "../../worker/runtime/model";
-import { runTurn, type TurnLimits, type TurnResult } from "../../worker/runtime/run-turn";
+import { runTurn } from "../../worker/runtime/run-turn";
+import type { TurnLimits, TurnResult } from "../../worker/runtime/turn-types";
 import type { ApprovalDecision } from "../../worker/runtime/tool-executor";
 import type { MemoryRecall } from "../../worker/ports/memory-recall";
 import type { SpillStore } from "../../worker/ports/spill-store";

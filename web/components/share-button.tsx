@@ -14,6 +14,7 @@ export function ShareButton({ sessionId }: { sessionId: string }) {
   const { t } = useIdT();
   const [open, setOpen] = useState(false);
   const [hours, setHours] = useState(0);
+  const [audit, setAudit] = useState(false);
   const [link, setLink] = useState<CreatedShare | null>(null);
   const [revoked, setRevoked] = useState(false);
   const [copied, setCopied] = useState(false);
@@ -37,7 +38,7 @@ export function ShareButton({ sessionId }: { sessionId: string }) {
   const create = async () => {
     setProblem(null);
     try {
-      setLink(await accountApi.createShare(sessionId, hours || undefined));
+      setLink(await accountApi.createShare(sessionId, hours || undefined, audit));
       setRevoked(false);
     } catch (e) {
       setProblem(t("failed", { error: errorMessage(e) }));
@@ -77,6 +78,17 @@ export function ShareButton({ sessionId }: { sessionId: string }) {
                     </option>
                   ))}
                 </select>
+              </label>
+            ) : null}
+            {!link || revoked ? (
+              <label className="small">
+                <input
+                  type="checkbox"
+                  checked={audit}
+                  data-testid="share-audit"
+                  onChange={(e) => setAudit(e.target.checked)}
+                />{" "}
+                {t("shareAudit")}
               </label>
             ) : (
               <input readOnly value={link.url} data-testid="share-url" onFocus={(e) => e.currentTarget.select()} />

@@ -21,6 +21,7 @@ import { TaskView } from "@contracts/task";
 import { ApiTokenList, CreatedApiToken, Me } from "@contracts/identity";
 import { PortfolioPreview, PortfolioView, type PortfolioChange } from "@contracts/portfolio";
 import { CreatedShare, SharedSession, ShareList } from "@contracts/share";
+import { AuditHeadResponse } from "@contracts/audit";
 import { HintList, HintView, SkillList, SkillView, type CreateHintBody, type PatchHintBody } from "@contracts/skills";
 import { Memory, MemoryList, MemoryTrace, type MemoryPatchBody, type MemoryType } from "@contracts/memory";
 import { z } from "zod";
@@ -187,8 +188,23 @@ export const accountApi = {
   revokeToken: async (id: string): Promise<void> => {
     await send(`/api/tokens/${encodeURIComponent(id)}`, { method: "DELETE" });
   },
-  createShare: (sessionId: string, expiresInHours?: number) =>
-    request(`${sessionPath(sessionId)}/share`, CreatedShare, json("POST", expiresInHours ? { expiresInHours } : {})),
+  createShare: (sessionId: string, expiresInHours?: number, audit?: boolean) =>
+    request(
+      `${sessionPath(sessionId)}/share`,
+      CreatedShare,
+      json("POST", { ...(expiresInHours ? { expiresInHours } : {}), ...(audit ? { audit: true } : {}) }),
+    ),
+  /** The audit chain's head of a session (owner) or of a shared session (token). */
+  auditHead: (target: { sessionId: string } | { token: string }) =>
+    request(
+      "sessionId" in target ? `${sessionPath(target.sessionId)}/audit/head` : `${sharePath(target.token)}/audit/head`,
+      AuditHeadResponse,
+    ),
+  /** The audit export (JSONL text) of a session or a shared session, fetched with the caller's credentials. */
+  auditExport: async (target: { sessionId: string } | { token: string }): Promise<string> =>
+    (
+      await send("sessionId" in target ? `${sessionPath(target.sessionId)}/audit` : `${sharePath(target.token)}/audit`)
+    ).text(),
   listShares: () => request("/api/shares", ShareList),
   /** Revokes a share by its id (`sh_…`) or its token. */
   revokeShare: async (key: string): Promise<void> => {

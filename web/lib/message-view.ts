@@ -1,8 +1,10 @@
 /**
  * Stream-to-view mapping: turns an AI SDK UI message (live from `readUIMessageStream`, or stored and
  * returned by `GET /api/sessions/:id`) into the blocks the reading room draws. Pure and tolerant:
- * parts are read field by field, unknown parts are skipped.
+ * tool parts are read field by field, the runtime's own `data-*` parts with their wire schemas
+ * (`@contracts/stream-parts`); unknown or malformed parts are skipped.
  */
+import { parseDataPart, type SubagentData } from "@contracts/stream-parts";
 
 /** A tool call's lifecycle as the card shows it. */
 export type ToolPhase = "input" | "running" | "approval" | "done" | "error" | "denied";
@@ -25,12 +27,7 @@ export interface BannerBlock {
 }
 
 /** A sub-agent's progress (`data-subagent`, updated in place by the delegate call's id). */
-export interface SubagentRun {
-  agent: string;
-  task: string;
-  text: string;
-  status: string;
-}
+export type SubagentRun = SubagentData;
 
 /** A sub-agent's progress with no delegate card to hang under (drawn on its own). */
 export interface SubagentBlock extends SubagentRun {
@@ -134,27 +131,19 @@ export function delegateAgent(toolName: string): string | null {
   return toolName.startsWith("delegate_to_") ? toolName.slice("delegate_to_".length) : null;
 }
 
-function runOf(data: Record<string, unknown>): SubagentRun {
-  return {
-    agent: str(data.agent) ?? "",
-    task: str(data.task) ?? "",
-    text: str(data.text) ?? "",
-    status: str(data.status) ?? "running",
-  };
-}
-
 function noteOf(type: string, data: Record<string, unknown>): NoteBlock["note"] | null {
   switch (type) {
-    case "data-retry":
-      return typeof data.to === "string" && typeof data.from === "string" && data.to !== data.from
-        ? "fallback"
-        : "retry";
+    case "data-retry": {
+      const retry = parseDataPart("data-retry", data);
+      if (!retry) return null;
+      return retry.to !== undefined && retry.from !== undefined && retry.to !== retry.from ? "fallback" : "retry";
+    }
     case "data-compaction":
-      return "compaction";
+      return parseDataPart("data-compaction", data) ? "compaction" : null;
     case "data-guard":
-      return "guard";
+      return parseDataPart("data-guard", data) ? "guard" : null;
     case "data-notification":
-      return "notification";
+      return parseDataPart("data-notification", data) ? "notification" : null;
     default:
       return null;
   }
@@ -200,20 +189,16 @@ export function toBlocks(parts: readonly PartLike[]): Block[] {
     }
     const data = rec(part.data);
     if (type === "data-subagent") {
-      const run = runOf(data);
+      const run = parseDataPart("data-subagent", data);
+      if (!run) return;
       const owner = delegates.get(str(part.id) ?? "");
       if (owner) owner.run = run;
       else blocks.push({ kind: "subagent", key, ...run });
       return;
     }
-    if (type === "data-guard" && data.placement === "prefix") {
-      banners.push({
-        kind: "banner",
-        key,
-        guard: str(data.kind) ?? "loop_guard",
-        tool: str(data.tool),
-        text: str(data.text) ?? "",
-      });
+    const guard = type === "data-guard" ? parseDataPart("data-guard", data) : null;
+    if (guard?.placement === "prefix") {
+      banners.push({ kind: "banner", key, guard: guard.kind, tool: guard.tool, text: guard.text ?? "" });
       return;
     }
     const note = noteOf(type, data);
@@ -265,16 +250,14 @@ export function collectTasks(messages: readonly { parts: readonly PartLike[] }[]
         continue;
       }
       if (part.type !== "data-task") continue;
-      const d = rec(part.data);
-      const id = str(d.id) ?? str(d.taskId);
-      if (!id) continue;
-      const progress = rec(d.progress);
-      byId.set(id, {
-        id,
-        kind: str(d.kind) ?? "task",
-        status: str(d.status) ?? "running",
-        stage: str(progress.stage) ?? str(d.stage) ?? "",
-        pct: typeof progress.pct === "number" ? progress.pct : typeof d.pct === "number" ? d.pct : 0,
+      const task = parseDataPart("data-task", part.data);
+      if (!task) continue;
+      byId.set(task.id, {
+        id: task.id,
+        kind: task.kind,
+        status: task.status,
+        stage: task.progress.stage,
+        pct: task.progress.pct,
       });
     }
   }

@@ -5,20 +5,12 @@
  * Pure: `applyChunk` returns a new state and whether the chunk is new.
  */
 import type { UIMessageChunk } from "ai";
+import { FinishMetadata, UsageFigures, type TurnStatus } from "@contracts/stream-parts";
 
-/** Where a turn stands. Matches the server's `metadata.status` values. */
-export type TurnStatus = "running" | "awaiting_approval" | "done" | "cancelled" | "error" | "rounds_exceeded";
+export type { TurnStatus } from "@contracts/stream-parts";
 
-/** Token and cost totals as `data-usage` reports them. */
-export interface TurnUsage {
-  inputTokens: number;
-  outputTokens: number;
-  reasoningTokens: number;
-  cachedInputTokens: number;
-  cacheWriteTokens: number;
-  /** US dollars by the configured model prices (0 when none are set). */
-  costUsd: number;
-}
+/** Token and cost totals as `data-usage` and the finish metadata report them. */
+export type TurnUsage = UsageFigures;
 
 /** Start and end (ms, page clock) of a tool call observed live; absent when only replayed. */
 export interface ToolTiming {
@@ -40,7 +32,7 @@ export interface TurnState {
   /** Running totals of this turn (latest `data-usage`). */
   usage: TurnUsage | null;
   /** Finish metadata (usage, timing, model, rounds) when the turn finished. */
-  finish: Record<string, unknown> | null;
+  finish: Partial<FinishMetadata> | null;
   toolTimes: Record<string, ToolTiming>;
 }
 
@@ -58,26 +50,18 @@ export function initialTurnState(): TurnState {
   };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+/** The finish metadata as far as it was sent (a stored or older turn may carry only some of it). */
+const FinishedTurn = FinishMetadata.partial();
 
-function num(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) ? v : 0;
-}
+/** Usage figures with an optional running total: a `data-usage` payload or the finish metadata's usage. */
+const UsageWithTotal = UsageFigures.extend({ total: UsageFigures.optional() });
 
 /** Reads a `data-usage` payload's running total (or its own round figures when no total is sent). */
 export function usageOf(data: unknown): TurnUsage | null {
-  if (!isRecord(data)) return null;
-  const src = isRecord(data.total) ? data.total : data;
-  return {
-    inputTokens: num(src.inputTokens),
-    outputTokens: num(src.outputTokens),
-    reasoningTokens: num(src.reasoningTokens),
-    cachedInputTokens: num(src.cachedInputTokens),
-    cacheWriteTokens: num(src.cacheWriteTokens),
-    costUsd: num(src.costUsd),
-  };
+  const parsed = UsageWithTotal.safeParse(data);
+  if (!parsed.success) return null;
+  const { total, ...own } = parsed.data;
+  return total ?? own;
 }
 
 function timed(state: TurnState, id: string, key: keyof ToolTiming, now: number | null): Record<string, ToolTiming> {
@@ -136,8 +120,9 @@ export function applyChunk(
           : chunk.finishReason === "other"
             ? "rounds_exceeded"
             : "done";
-      const meta = isRecord(chunk.messageMetadata) ? chunk.messageMetadata : null;
-      const usage = meta ? usageOf(meta.usage) : null;
+      const parsed = FinishedTurn.safeParse(chunk.messageMetadata);
+      const meta = parsed.success ? parsed.data : null;
+      const usage = meta?.usage ?? null;
       next = { ...next, status, ended: true, pendingApprovals: [], finish: meta, usage: usage ?? next.usage };
       break;
     }

@@ -4,6 +4,7 @@ import { ApprovalDialog } from "../components/approval-dialog";
 import { Composer } from "../components/composer";
 import { MessageList } from "../components/message-list";
 import { ProfileSwitch } from "../components/profile-switch";
+import { AuditBadge } from "../components/audit-badge";
 import { ShareButton } from "../components/share-button";
 import { StatusLine } from "../components/status-line";
 import { TasksPanel } from "../components/tasks-panel";
@@ -76,6 +77,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
             {desk.t("exportTranscript")}
           </button>
         </header>
+        <AuditBadge target={{ sessionId }} version={s.history.length} />
         {s.loadError && (
           <p className="inline-error" role="alert">
             {t("loadFailed", { error: s.loadError })}

@@ -4,6 +4,7 @@
  * read their bars through the share link (the API client sees the `/s/` path).
  */
 import { AssistantMessage } from "../components/assistant-message";
+import { AuditBadge } from "../components/audit-badge";
 import { SystemNotice } from "../components/system-notice";
 import { UserMessage } from "../components/user-message";
 import { useSharedSession } from "../hooks/use-shared-session";
@@ -42,6 +43,11 @@ export function SharePage({ token }: { token: string }) {
       {view.session && view.status !== "gone" && (
         <article className="shared-transcript">
           <h1 className="chat-title">{view.session.title}</h1>
+          <AuditBadge
+            target={{ token }}
+            version={view.history.length}
+            downloadable={view.session.shared.audit === true}
+          />
           <div className="shared-messages" role="log" aria-live="polite" data-testid="message-list">
             {view.history.map((m) =>
               m.role === "user" ? (

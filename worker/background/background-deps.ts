@@ -7,17 +7,16 @@ import { consoleSink } from "../console-sink";
 import { createLogger, type Logger } from "../lib/log";
 import { createMarketData } from "../market/create-market-data";
 import type { MarketData } from "../ports/market-data";
+import { createSessionNotifier } from "../session/session-notifier";
 import { createDb } from "../storage/db";
 import { D1HistoryRepo } from "../storage/history-repo";
 import { D1MarketCache } from "../storage/market-cache-repo";
 import { D1TaskRepo } from "../storage/task-repo";
 import type { CompletionDeps } from "./complete-task";
+import type { BackgroundQueue } from "./task-message";
 
 /** Symbols per fan-out batch of a screening. */
 export const SCREEN_BATCH_SIZE = 100;
-
-/** The background queue as producers use it. */
-export type BackgroundQueue = Pick<Queue, "send" | "sendBatch">;
 
 /** Everything a background handler may use. */
 export interface BackgroundDeps extends CompletionDeps {
@@ -42,7 +41,7 @@ export function backgroundDeps(env: Env, overrides: Partial<BackgroundDeps> & { 
     config,
     queue: env.BACKGROUND_QUEUE,
     coordinators: env.TaskCoordinator,
-    sessions: env.SessionAgent,
+    sessions: createSessionNotifier(env.SessionAgent),
     spills: env.SPILLS,
     now: Date.now,
     log: createLogger(consoleSink, { area: "background" }),

@@ -10,11 +10,13 @@ import type { BackgroundSubmission, BackgroundTasks } from "../ports/background"
 import type { MarketData } from "../ports/market-data";
 import type { RateLimiter } from "../ports/rate-limiter";
 import type { TaskWriter } from "../ports/task-store";
-import type { D1HistoryRepo } from "../storage/history-repo";
 import { createDb } from "../storage/db";
 import { D1RateLimiter } from "../storage/rate-limit-repo";
-import { backgroundDeps, type BackgroundQueue } from "./background-deps";
-import type { RunTaskMessage } from "./run-task";
+import { loadConfig } from "../config";
+import { createMarketData } from "../market/create-market-data";
+import { D1HistoryRepo } from "../storage/history-repo";
+import { D1TaskRepo } from "../storage/task-repo";
+import type { BackgroundQueue, RunTaskMessage } from "./task-message";
 
 /** Prefix of task ids. */
 export const TASK_PREFIX = "task_";
@@ -109,10 +111,15 @@ export function createBackgroundPort(d: BackgroundPortDeps): BackgroundTasks {
 
 /** The port for a session's tools: bindings wired, tasks limited per owner (RATE_LIMIT_TASKS_PER_HOUR). */
 export function backgroundPortFor(env: Env): BackgroundTasks {
-  const d = backgroundDeps(env);
-  const limits = d.config.rateLimits;
+  const db = createDb(env.DB);
+  const config = loadConfig(env);
+  const limits = config.rateLimits;
   return createBackgroundPort({
-    ...d,
-    limiter: new D1RateLimiter(createDb(env.DB), { turns: limits.turnsPerHour, tasks: limits.tasksPerHour }),
+    tasks: new D1TaskRepo(db),
+    history: new D1HistoryRepo(db),
+    queue: env.BACKGROUND_QUEUE,
+    market: createMarketData({ db: env.DB, config, fetch: (...a) => fetch(...a) }),
+    now: Date.now,
+    limiter: new D1RateLimiter(db, { turns: limits.turnsPerHour, tasks: limits.tasksPerHour }),
   });
 }

@@ -7,7 +7,7 @@
 import type { TaskRecord, TaskWriter } from "../ports/task-store";
 import type { Logger } from "../lib/log";
 import type { D1HistoryRepo, NewRecommendation, NewSignal } from "../storage/history-repo";
-import { notifySession, type SessionNamespace } from "./notify-session";
+import type { SessionNotifier } from "../ports/session-notifier";
 
 /** Largest result kept inline in D1 (bytes of JSON); larger goes to R2. */
 export const INLINE_RESULT_BYTES = 200_000;
@@ -17,7 +17,7 @@ export interface CompletionDeps {
   tasks: TaskWriter;
   history: D1HistoryRepo;
   spills: R2Bucket;
-  sessions: SessionNamespace;
+  sessions: SessionNotifier;
   now: () => number;
   log: Logger;
 }
@@ -65,7 +65,7 @@ export async function completeTask(
     d.log.info("task_complete_skipped", { taskId: id, status: current?.view.status });
     return false;
   }
-  if (rec.sessionId) await notifySession(d.sessions, rec.sessionId, id, notification);
+  if (rec.sessionId) await d.sessions.taskFinished(rec.sessionId, { id, text: notification });
   d.log.info("task_succeeded", { taskId: id, kind: rec.view.kind, spilled: ref !== null, first: applied });
   return true;
 }
@@ -80,12 +80,10 @@ export async function failTask(d: CompletionDeps, taskId: string, reason: string
   );
   const rec = await d.tasks.record(taskId);
   if (rec?.view.status === "failed" && rec.sessionId)
-    await notifySession(
-      d.sessions,
-      rec.sessionId,
-      taskId,
-      `Background task ${taskId} (${rec.view.kind}) failed: ${rec.view.error ?? reason}`,
-    );
+    await d.sessions.taskFinished(rec.sessionId, {
+      id: taskId,
+      text: `Background task ${taskId} (${rec.view.kind}) failed: ${rec.view.error ?? reason}`,
+    });
   d.log.warn("task_failed", { taskId, reason, first: applied });
   return applied;
 }

@@ -3,16 +3,12 @@
  * (a redelivery after completion, a cancel) is acknowledged without work; a missing task or an input
  * that does not parse is a permanent failure (dead-lettered, then marked failed with the reason).
  */
-import { z } from "zod";
 import type { BackgroundDeps } from "./background-deps";
 import { runBacktestJob } from "./backtest-job";
 import { PermanentError, type QueueHandler } from "./queue-consumer";
 import { runReportJob, runStrategyJob } from "./report-jobs";
 import { startScreening } from "./screen-jobs";
-
-/** The message that starts a task. */
-export const RunTaskMessage = z.object({ kind: z.literal("task.run"), taskId: z.string().min(1).max(64) });
-export type RunTaskMessage = z.infer<typeof RunTaskMessage>;
+import { RunTaskMessage } from "./task-message";
 
 /** The `task.run` handler. */
 export function createRunTaskHandler(d: BackgroundDeps): QueueHandler {

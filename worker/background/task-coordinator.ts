@@ -14,7 +14,6 @@ import type { SymbolFeatures } from "../engine/screen/symbol-features";
 import { backgroundDeps } from "./background-deps";
 import { createBacktestTables, replayStoredDays, storeBacktestPart, type BacktestBatchPart } from "./backtest-partials";
 import { completeTask } from "./complete-task";
-import { reportProgress } from "./notify-session";
 import { backtestNotification, screeningHistory, screeningNotification } from "./run-summaries";
 import type { Universe } from "./universe";
 
@@ -156,7 +155,7 @@ export class TaskCoordinator extends DurableObject<Env> {
       };
       await deps.tasks.transition(plan.taskId, ["running"], { progress }, deps.now());
       const rec = await deps.tasks.record(plan.taskId);
-      if (rec?.sessionId) await reportProgress(deps.sessions, rec.sessionId, rec.view);
+      if (rec?.sessionId) await deps.sessions.taskProgress(rec.sessionId, rec.view);
     }
     if (now.received >= now.total && !now.finished && !this.finalizing) {
       this.finalizing = true;

@@ -2,6 +2,7 @@
  * HTTP API shapes shared by the worker and the reading room (CONTRACTS.md "HTTP API").
  * The web app parses every response with these schemas.
  */
+import { AuditHead } from "./audit";
 import { z } from "zod";
 
 /** `GET /api/health`. */
@@ -98,6 +99,8 @@ export const SessionDetail = z.object({
   messages: z.array(StoredUIMessage),
   compaction: CompactionState,
   usage: UsageTotals,
+  /** The session's audit chain head (absent before the first turn ends). */
+  audit: AuditHead.nullable().optional(),
 });
 export type SessionDetail = z.infer<typeof SessionDetail>;
 

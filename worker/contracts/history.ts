@@ -3,15 +3,13 @@
  * price since), signals with status counts, and tail-buy records.
  */
 import { z } from "zod";
+import { BarDate } from "./analysis";
 
 /** `query_history` input. */
 export const HistoryQuery = z.object({
   source: z.enum(["recommendation", "signal", "tail_buy"]).default("signal"),
   status: z.enum(["pending", "confirmed", "expired"]).optional().describe("signals only"),
-  run_date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "run_date must be YYYY-MM-DD")
-    .optional(),
+  run_date: BarDate.optional().describe("a calendar date YYYY-MM-DD"),
   decision: z.string().max(16).optional().describe("tail_buy only: BUY / WATCH / SKIP"),
   limit: z.number().int().min(1).max(200).default(20),
 });

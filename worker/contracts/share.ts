@@ -10,7 +10,11 @@ export const MAX_SHARE_HOURS = 24 * 365;
 
 /** `POST /api/sessions/:id/share` body; no `expiresInHours` = until revoked. */
 export const CreateShareBody = z
-  .object({ expiresInHours: z.number().int().min(1).max(MAX_SHARE_HOURS).optional() })
+  .object({
+    expiresInHours: z.number().int().min(1).max(MAX_SHARE_HOURS).optional(),
+    /** The link also serves the session's audit export (`GET /api/shares/:token/audit`). */
+    audit: z.boolean().optional(),
+  })
   .strict();
 export type CreateShareBody = z.infer<typeof CreateShareBody>;
 
@@ -21,6 +25,7 @@ export const CreatedShare = z.object({
   url: z.string(),
   sessionId: z.string(),
   expiresAt: z.string().nullable(),
+  audit: z.boolean().optional(),
 });
 export type CreatedShare = z.infer<typeof CreatedShare>;
 
@@ -41,6 +46,11 @@ export type ShareList = z.infer<typeof ShareList>;
 
 /** `GET /api/shares/:token`: the session detail plus the share's read-only marker. */
 export const SharedSession = SessionDetail.extend({
-  shared: z.object({ readOnly: z.literal(true), expiresAt: z.string().nullable() }),
+  shared: z.object({
+    readOnly: z.literal(true),
+    expiresAt: z.string().nullable(),
+    /** The link also serves the audit export. */
+    audit: z.boolean().optional(),
+  }),
 });
 export type SharedSession = z.infer<typeof SharedSession>;

@@ -3,7 +3,7 @@
  * PS / PSY, and the automatic reaction (AR). A climax is confirmed by the first close that has
  * rallied (fallen) the AR minimum off its extreme; AR by a 3-bar hold or a 1-ATR pullback.
  */
-import { at } from "./numeric";
+import { at, medianOf } from "./numeric";
 import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
 import type { PendingClimax, RawEvent, ScanContext, Structure } from "./structure-types";
 
@@ -12,8 +12,101 @@ export function arMinMove(ctx: ScanContext, i: number): number {
   return Math.max(ctx.p.arMinMove * ctx.scale, 1.5 * atrPctAt(ctx.s, i));
 }
 
-/** Climax candidate at bar t, or null. Frozen bars never qualify. */
+/** Climax candidate at bar t, or null: the one-bar rule first, then the clustered climax. Frozen bars never qualify. */
 export function climaxCandidate(ctx: ScanContext, t: number): PendingClimax | null {
+  return oneBarClimax(ctx, t) ?? clusterClimax(ctx, t);
+}
+
+/** values[t] is strictly below every value in [from, t−1] (scans back, stops at the first lower one). */
+function lowestSince(values: ArrayLike<number>, from: number, t: number): boolean {
+  const x = values[t] ?? Number.NaN;
+  for (let i = t - 1; i >= from; i--) if (!((values[i] ?? Number.NaN) > x)) return false;
+  return true;
+}
+
+/** values[t] is strictly above every value in [from, t−1]. */
+function highestSince(values: ArrayLike<number>, from: number, t: number): boolean {
+  const x = values[t] ?? Number.NaN;
+  for (let i = t - 1; i >= from; i--) if (!((values[i] ?? Number.NaN) < x)) return false;
+  return true;
+}
+
+/** Share of the values in [from, to] strictly below x. */
+function rankBelow(values: ArrayLike<number>, from: number, to: number, x: number): number {
+  let below = 0;
+  let n = 0;
+  for (let i = Math.max(0, from); i <= to; i++) {
+    const v = values[i] ?? Number.NaN;
+    if (!Number.isFinite(v)) continue;
+    n++;
+    if (v < x) below++;
+  }
+  return n > 0 ? below / n : 0;
+}
+
+/**
+ * Clustered climax at bar t (issue 15): t makes the `clusterTrendBars`-bar extreme at the end of a
+ * fall (rise) of ≥ `scDrawdown` (`bcRise`), and the cluster [t−4, t] carries the effort: its heaviest
+ * volume against a longer baseline (median of the 100 bars before the cluster) or the series' own
+ * percentile, with a wide bar or a fall (rise) of ≥ 2.5 ATR across the cluster. The close need not
+ * be strong: the AR rally that confirms the climax is the reversal evidence.
+ */
+export function clusterClimax(ctx: ScanContext, t: number): PendingClimax | null {
+  const { s, p, scale } = ctx;
+  if (t < p.clusterTrendBars + p.clusterBars || at(s.frozen, t) === 1) return null;
+  const from = t - p.clusterTrendBars;
+  const low = at(s.low, t);
+  const high = at(s.high, t);
+  const ma50 = at(s.sma50, t);
+  const c = at(s.close, t);
+  const acc = c < ma50 && lowestSince(s.low, from, t);
+  const dist = !acc && c > ma50 && highestSince(s.high, from, t);
+  if (!acc && !dist) return null;
+  const extent = acc ? 1 - low / maxHigh(s, from, t - 1) : high / minLow(s, from, t - 1) - 1;
+  if (extent < (acc ? p.scDrawdown : p.bcRise) * scale) return null;
+  const c0 = t - p.clusterBars + 1;
+  let vmax = 0;
+  let kmax = t;
+  let srMax = 0;
+  for (let i = c0; i <= t; i++) {
+    if (at(s.frozen, i) === 1) continue;
+    const v = at(s.volume, i);
+    if (v > vmax) {
+      vmax = v;
+      kmax = i;
+    }
+    const r = at(s.sr, i);
+    if (Number.isFinite(r)) srMax = Math.max(srMax, r);
+  }
+  const base = medianOf(s.volume, Math.max(0, c0 - p.clusterBaseBars), c0);
+  const ratio = base > 0 ? vmax / base : 0;
+  const pct = rankBelow(s.volume, c0 - p.clusterPctBars, c0 - 1, vmax);
+  const atr = at(s.atr, c0 - 1);
+  const travel = acc ? at(s.close, c0 - 1) - low : high - at(s.close, c0 - 1);
+  // Selling climaxes: volume by either measure and spread or travel. Buying climaxes need all of it
+  // (an advance makes new highs on heavy volume all the time; a top is where effort peaks).
+  if (acc) {
+    if (!(ratio >= p.clusterVolRatio || pct >= p.clusterVolPct)) return null;
+    if (!(srMax >= p.clusterSr || travel >= p.clusterAtr * atr)) return null;
+  } else if (!(ratio >= p.clusterVolRatio && pct >= p.clusterVolPct && srMax >= p.clusterSr)) return null;
+  const bars = t - c0 + 1;
+  return {
+    side: acc ? "acc" : "dist",
+    index: t,
+    price: acc ? low : high,
+    vol: vmax,
+    sr: srMax,
+    vr: at(s.vr, kmax),
+    cp: at(s.cp, t),
+    reasons: [
+      `climax cluster of ${bars} bars: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
+      `new ${p.clusterTrendBars}-bar ${acc ? "low" : "high"} after a ${fpct(extent)} ${acc ? "fall" : "rise"}; widest bar ${fx(srMax)} the 20-bar spread, ${(travel / atr).toFixed(1)} ATR across the cluster`,
+    ],
+  };
+}
+
+/** The one-bar climax rule (DOMAIN.md §1.13 E; CN two-bar variant). */
+function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
   const { s, p, scale } = ctx;
   if (t < p.avgWindow || at(s.frozen, t) === 1) return null;
   const c = at(s.close, t);

@@ -5,14 +5,16 @@
  * support, the top sets resistance. Re-distribution mirrors it. Opens an event-anchored structure.
  */
 import { arMinMove } from "./detect-climax";
-import { atrPctAt, confidence, fpct, margin, maxHigh, minLow } from "./event-util";
-import { at } from "./numeric";
+import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
+import { at, meanOf } from "./numeric";
 import type { RawEvent, ScanContext, Structure } from "./structure-types";
 
 /** A structure opened in a trend, with its AR. */
 export interface TrendRange {
   structure: Structure;
   ar: RawEvent;
+  /** Set when effort flipped the side: the climax the trend extreme turned out to be. */
+  climax?: RawEvent;
 }
 
 /** Bars the AR extreme must hold before the structure can open. */
@@ -92,6 +94,13 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   const rally = acc ? at(s.close, t) / arPrice - 1 : 1 - at(s.close, t) / arPrice;
   if (rally < arMinMove(ctx, k)) return null;
   const effort = legEffort(ctx, top + 1, k);
+  // Context decides the side: a reaction that carries more volume than the leg before it is supply
+  // (demand) taking over, not a pause — the trend extreme was the climax of the other side.
+  const legBars = k - top;
+  const reactionVol = meanOf(s.volume, top + 1, k + 1);
+  const priorVol = meanOf(s.volume, Math.max(0, top - Math.max(legBars, 10) + 1), top + 1);
+  if (priorVol > 0 && reactionVol > p.heavyReaction * priorVol)
+    return flipped(ctx, side === "acc" ? "dist" : "acc", top, ext, k, arPrice, t, reactionVol / priorVol, depth);
   const structure: Structure = {
     ...blank(side),
     climaxIndex: top,
@@ -122,4 +131,63 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   };
   if (acc) ar.variant = "down";
   return { structure, ar };
+}
+
+/**
+ * The side flipped by effort: the trend extreme at `top` becomes a BC (an SC when `side` is "acc")
+ * and the heavy reaction's extreme at `k` its AR; a climax-origin structure opens on them.
+ */
+function flipped(
+  ctx: ScanContext,
+  side: "acc" | "dist",
+  top: number,
+  ext: number,
+  k: number,
+  arPrice: number,
+  t: number,
+  effortRatio: number,
+  depth: number,
+): TrendRange {
+  const { s } = ctx;
+  const acc = side === "acc";
+  const climax = legEffort(ctx, Math.max(0, top - 4), top);
+  const structure: Structure = {
+    ...blank(side),
+    origin: "climax",
+    climaxIndex: top,
+    climaxPrice: ext,
+    climaxVol: Math.max(climax.vol, legEffort(ctx, top + 1, k).vol),
+    climaxSr: climax.sr,
+    arIndex: k,
+    arPrice,
+    support: acc ? ext : arPrice,
+    resistance: acc ? arPrice : ext,
+  };
+  const reasons = [
+    `the ${acc ? "rally" : "reaction"} off the ${acc ? "low" : "high"} carried ${fx(effortRatio)} the volume of the leg before it: ${acc ? "demand" : "supply"} took over`,
+    `${fpct(depth)} ${acc ? "rally" : "decline"} from the trend extreme, held ${t - k} bars`,
+  ];
+  const climaxEv: RawEvent = {
+    type: acc ? "SC" : "BC",
+    index: top,
+    confirmedAt: t,
+    price: ext,
+    vr: at(s.vr, top),
+    confidence: confidence(0.4, [[0.3, margin(effortRatio, ctx.p.heavyReaction, 2)]]),
+    reasons: [
+      `${acc ? "60-bar low in a downtrend" : "60-bar high in an uptrend"}, read as a climax by what followed`,
+      ...reasons,
+    ],
+  };
+  const ar: RawEvent = {
+    type: "AR",
+    index: k,
+    confirmedAt: t,
+    price: arPrice,
+    vr: at(s.vr, k),
+    confidence: confidence(0.45, [[0.3, margin(effortRatio, ctx.p.heavyReaction, 2)]]),
+    reasons: [...reasons, acc ? "its high sets resistance (Creek)" : "its low sets support (Ice)"],
+  };
+  if (!acc) ar.variant = "down";
+  return { structure, ar, climax: climaxEv };
 }

@@ -65,6 +65,26 @@ export interface EngineParams {
   reMaxDepth: number;
   reReactionBars: number;
   reTrendBars: number;
+  /**
+   * Clustered climax (real markets rarely print one 2× bar): the extreme ends a cluster of up to
+   * `clusterBars` bars, is the `clusterTrendBars`-bar extreme after a fall (rise) of at least
+   * `scDrawdown` (`bcRise`), and the cluster's heaviest volume is ≥ `clusterVolRatio` × the median
+   * of the `clusterBaseBars` bars before it or at the series' own `clusterVolPct` percentile of the
+   * last `clusterPctBars` bars; spread (≥ `clusterSr` on one bar) or a fall of ≥ `clusterAtr` ATR over
+   * the cluster is the price evidence.
+   */
+  clusterBars: number;
+  clusterTrendBars: number;
+  clusterBaseBars: number;
+  clusterPctBars: number;
+  scDrawdown: number;
+  bcRise: number;
+  clusterVolRatio: number;
+  clusterVolPct: number;
+  clusterSr: number;
+  clusterAtr: number;
+  /** A trend reaction whose mean volume exceeds the prior leg's by this factor flips the side. */
+  heavyReaction: number;
   /** Phase FSM: consecutive closes beyond the range for D→E and E→MARKUP; failure margin. */
   phaseEBars: number;
   markupBars: number;
@@ -118,6 +138,17 @@ export const DEFAULT_PARAMS: EngineParams = {
   reMaxDepth: 0.25,
   reReactionBars: 15,
   reTrendBars: 20,
+  clusterBars: 5,
+  clusterTrendBars: 120,
+  clusterBaseBars: 100,
+  clusterPctBars: 250,
+  scDrawdown: 0.12,
+  bcRise: 0.2,
+  clusterVolRatio: 1.4,
+  clusterVolPct: 0.9,
+  clusterSr: 1.3,
+  clusterAtr: 2.5,
+  heavyReaction: 1.15,
   phaseEBars: 10,
   markupBars: 20,
   failMargin: 0.05,

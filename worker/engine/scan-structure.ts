@@ -11,7 +11,7 @@ import { detectEVR } from "./detect-evr";
 import { trendRangeAt } from "./detect-trend-range";
 import { at } from "./numeric";
 import { createPivotTracker, type Pivot, type PivotTracker } from "./pivots";
-import type { RawEvent, ScanContext, ScanState, Structure } from "./structure-types";
+import type { PendingClimax, RawEvent, ScanContext, ScanState, Structure, StructureOutcome } from "./structure-types";
 
 /** What the scan knows at its last bar. */
 export interface ScanResult {
@@ -21,6 +21,8 @@ export interface ScanResult {
 
 /** Bars after the AR with no breakout before a structure is dropped as stale. */
 const STALE_BARS = 250;
+/** Consecutive decisive closes beyond the range that end it without an SOS/SOW. */
+const EXIT_CLOSES = 3;
 
 function setPhase(state: ScanState, phase: PhaseName, index: number, t: number, reason: string): void {
   if (state.phase === phase) return;
@@ -29,7 +31,13 @@ function setPhase(state: ScanState, phase: PhaseName, index: number, t: number, 
   state.phases.push({ phase, index, at: t, reason });
 }
 
-function closeStructure(state: ScanState, t: number): void {
+function closeStructure(state: ScanState, t: number, outcome: StructureOutcome): void {
+  const st = state.structure;
+  if (st) {
+    st.outcome = outcome;
+    st.endIndex = t;
+    state.closed.push(st);
+  }
   state.structure = null;
   state.closedAt = t;
 }
@@ -40,10 +48,19 @@ function push(state: ScanState, ev: RawEvent | null): ev is RawEvent {
   return true;
 }
 
-/** Looks for a climax while no structure is open; opens one when a climax confirms. */
-function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
+/**
+ * Updates the pending climax with bar t's candidate (when `accept` takes it) and returns it once a
+ * close has moved the AR minimum off its extreme, else null.
+ */
+function trackPending(
+  ctx: ScanContext,
+  state: ScanState,
+  t: number,
+  accept: (c: PendingClimax) => boolean,
+): PendingClimax | null {
   const { s } = ctx;
-  const cand = climaxCandidate(ctx, t);
+  const raw = climaxCandidate(ctx, t);
+  const cand = raw && accept(raw) ? raw : null;
   const pend = state.pending;
   if (pend) {
     const beyond = pend.side === "acc" ? at(s.low, t) < pend.price : at(s.high, t) > pend.price;
@@ -51,14 +68,14 @@ function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
     else if (beyond || t > pend.index + ctx.p.arWindow) state.pending = null;
   } else if (cand) state.pending = cand;
   const c = state.pending;
-  if (!c) {
-    openTrendRange(ctx, state, t);
-    return;
-  }
-  if (t <= c.index) return;
+  if (!c || t <= c.index) return null;
   const close = at(s.close, t);
   const move = c.side === "acc" ? close / c.price - 1 : 1 - close / c.price;
-  if (move < arMinMove(ctx, c.index)) return;
+  return move < arMinMove(ctx, c.index) ? null : c;
+}
+
+/** Opens the structure of a confirmed climax at t. */
+function openFromClimax(ctx: ScanContext, state: ScanState, c: PendingClimax, t: number, why = ""): void {
   push(state, preliminaryEvent(ctx, c, t));
   const ev = climaxEvent(ctx, c, t);
   push(state, ev);
@@ -66,7 +83,67 @@ function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
   state.structure = openStructure(ctx, c, t);
   state.lastStructure = state.structure;
   state.pending = null;
-  setPhase(state, c.side === "acc" ? "ACC_A" : "DIST_A", c.index, t, `${ev.type} confirmed`);
+  setPhase(state, c.side === "acc" ? "ACC_A" : "DIST_A", c.index, t, `${ev.type} confirmed${why}`);
+}
+
+/** Looks for a climax while no structure is open; opens one when a climax confirms. */
+function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
+  const c = trackPending(ctx, state, t, () => true);
+  if (!state.pending) {
+    openTrendRange(ctx, state, t);
+    return;
+  }
+  if (c) openFromClimax(ctx, state, c, t);
+}
+
+/**
+ * While a structure is open, a climax on the other side that lies a full range height beyond it (an
+ * SC under a distribution's support, a BC over an accumulation's resistance) supersedes it once confirmed:
+ * the old range is closed with the outcome price gave it (markdown / markup) and the new one opens.
+ */
+function stepSupersede(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
+  // A breakout's own pullback (LPS / BU, LPSY) is part of the structure, never a new climax's AR.
+  if (st.breakoutIndex >= 0 && t <= st.breakoutIndex + ctx.p.pullbackWindow + 6) return false;
+  const c = trackPending(ctx, state, t, (x) => {
+    // Only after a full move away: one range height beyond the far side (a markup or markdown happened).
+    const h = st.resistance - st.support;
+    return x.side !== st.side && (x.side === "acc" ? x.price < st.support - h : x.price > st.resistance + h);
+  });
+  if (!c) return false;
+  closeStructure(state, t, st.side === "acc" ? "markup" : "markdown");
+  openFromClimax(
+    ctx,
+    state,
+    c,
+    t,
+    st.side === "acc" ? " above the accumulation range" : " below the distribution range",
+  );
+  return true;
+}
+
+/**
+ * A range also ends when price simply leaves it in its own direction without a textbook SOS/SOW:
+ * `EXIT_CLOSES` closes beyond resistance (support) by max(exit margin, 2 ATR).
+ */
+function stepExit(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
+  const { s, p, scale } = ctx;
+  if (st.breakoutIndex >= 0) return false;
+  const acc = st.side === "acc";
+  let n = 0;
+  for (let i = t; i > t - EXIT_CLOSES && i > st.arIndex; i--) {
+    const m = Math.max(p.failMargin * scale, (2 * at(s.atr, i)) / at(s.close, i));
+    if (acc ? at(s.close, i) > st.resistance * (1 + m) : at(s.close, i) < st.support * (1 - m)) n++;
+  }
+  if (n < EXIT_CLOSES) return false;
+  setPhase(
+    state,
+    acc ? "MARKUP" : "MARKDOWN",
+    t,
+    t,
+    acc ? "price left the range upward without a textbook SOS" : "price left the range downward without a textbook SOW",
+  );
+  closeStructure(state, t, acc ? "markup" : "markdown");
+  return true;
 }
 
 /** Opens a re-accumulation / re-distribution structure when one becomes knowable at t. */
@@ -74,10 +151,26 @@ function openTrendRange(ctx: ScanContext, state: ScanState, t: number): void {
   const found = trendRangeAt(ctx, t);
   // A range in a trend starts after the previous structure ended, never inside its breakout.
   if (!found || found.structure.climaxIndex <= state.closedAt) return;
+  if (found.climax) {
+    push(state, found.climax);
+    if (found.climax.type === "BC") state.lastBcIndex = found.climax.index;
+  }
   push(state, found.ar);
   state.structure = found.structure;
   state.lastStructure = found.structure;
   const acc = found.structure.side === "acc";
+  if (found.climax) {
+    setPhase(
+      state,
+      acc ? "ACC_A" : "DIST_A",
+      found.structure.climaxIndex,
+      t,
+      acc
+        ? "demand on the rally: the low was a selling climax"
+        : "supply on the reaction: the high was a buying climax",
+    );
+    return;
+  }
   setPhase(
     state,
     acc ? "ACC_A" : "DIST_A",
@@ -124,7 +217,7 @@ function stepFailure(ctx: ScanContext, state: ScanState, st: Structure, t: numbe
     t,
     acc ? "accumulation failed: two closes below the range" : "distribution failed: two closes above the range",
   );
-  closeStructure(state, t);
+  closeStructure(state, t, "failed");
   return true;
 }
 
@@ -167,7 +260,7 @@ function stepAccumulation(ctx: ScanContext, state: ScanState, st: Structure, t: 
     (state.phase === "ACC_D" && st.beyondCount >= p.phaseEBars + p.markupBars);
   if (toMarkup) {
     setPhase(state, "MARKUP", t, t, `${st.beyondCount} closes above resistance`);
-    closeStructure(state, t);
+    closeStructure(state, t, "markup");
     return;
   }
   if (state.phase === "ACC_A" || state.phase === "ACC_B" || state.phase === "ACC_C") {
@@ -216,7 +309,7 @@ function stepDistribution(ctx: ScanContext, state: ScanState, st: Structure, t: 
     (state.phase === "DIST_D" && st.beyondCount >= p.phaseEBars + p.markupBars);
   if (toMarkdown) {
     setPhase(state, "MARKDOWN", t, t, `${st.beyondCount} closes below support`);
-    closeStructure(state, t);
+    closeStructure(state, t, "markdown");
     return;
   }
   if (state.phase === "DIST_A" || state.phase === "DIST_B" || state.phase === "DIST_C") {
@@ -237,13 +330,13 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
     if (acc ? at(s.low, t) < st.climaxPrice : at(s.high, t) > st.climaxPrice) {
       state.failures.push({ kind: "range_broken", index: t });
       setPhase(state, acc ? "MARKDOWN" : "MARKUP", t, t, "the climax extreme did not hold");
-      closeStructure(state, t);
+      closeStructure(state, t, "failed");
       return;
     }
     push(state, trackAr(ctx, st, t));
     return;
   }
-  if (stepFailure(ctx, state, st, t)) return;
+  if (stepSupersede(ctx, state, st, t) || stepFailure(ctx, state, st, t) || stepExit(ctx, state, st, t)) return;
   widen(ctx, st, tracker.pivots[tracker.pivots.length - 1], t);
   // Mark bars that travelled away from the climax side; judged one bar behind the ST lag.
   const j = t - 3;
@@ -256,7 +349,7 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
   else stepDistribution(ctx, state, st, t);
   const open = state.structure;
   if (open && open.breakoutIndex < 0 && t - open.arIndex > STALE_BARS) {
-    closeStructure(state, t);
+    closeStructure(state, t, "stale");
     setPhase(state, "NONE", t, t, "range went stale without a breakout");
   }
 }
@@ -274,6 +367,7 @@ export function scanStructure(ctx: ScanContext): ScanResult {
     lastBcIndex: -1,
     lastStructure: null,
     closedAt: -1,
+    closed: [],
   };
   const tracker = createPivotTracker(ctx.s, ctx.p.pivotK, ctx.p.pivotAtr);
   for (let t = 0; t < ctx.s.n; t++) {

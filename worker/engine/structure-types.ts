@@ -69,7 +69,17 @@ export interface Structure {
   beyondCount: number;
   eIndex: number;
   failCount: number;
+  /** How the structure ended (set when it closes): see `StructureOutcome`. */
+  outcome?: StructureOutcome;
+  /** Bar at which it closed. */
+  endIndex?: number;
 }
+
+/**
+ * How a structure ended: price left it upward (markup) or downward (markdown) in its own direction,
+ * it failed (left the wrong way), a newer opposite climax superseded it, or it went stale.
+ */
+export type StructureOutcome = "markup" | "markdown" | "failed" | "superseded" | "stale";
 
 /** A climax waiting for its rally (SC) or decline (BC) to confirm it. */
 export interface PendingClimax {
@@ -98,6 +108,8 @@ export interface ScanState {
   lastStructure: Structure | null;
   /** Bar at which the last structure closed (-1 if none); a trend range must start after it. */
   closedAt: number;
+  /** Structures that have closed, oldest first, with their outcomes. */
+  closed: Structure[];
 }
 
 /** Read-only inputs of every detector. */

@@ -8,12 +8,19 @@
  * the production wiring (`session/tool-deps.ts`) never passes it.
  */
 import { err, ok, type Result } from "../lib/result";
-import { checkDestination } from "../lib/url-policy";
+import { checkDestination, checkResolvedAddresses, isIpLiteral } from "../lib/url-policy";
+import type { HostResolver } from "../ports/host-resolver";
 import type { WebClient, WebRequestOptions, WebResponse } from "../ports/web-client";
 
 /** Options of the adapter. */
 export interface FetchWebClientOptions {
   fetch: typeof fetch;
+  /**
+   * When set, names are resolved first and refused unless every address is public (and refused when
+   * they cannot be resolved). `local` mode sets it: there workerd's fetch reaches the machine's own
+   * network, which a deployed Worker's does not.
+   */
+  resolver?: HostResolver;
   /** Tests only: `host:port` pairs let through whatever their address class. */
   testOnlyAllowHosts?: readonly string[];
 }
@@ -64,6 +71,17 @@ export class FetchWebClient implements WebClient {
     }
     const allowed = checkDestination(parsed, this.allow);
     if (!allowed.ok) return allowed;
+    const port = parsed.port || (parsed.protocol === "https:" ? "443" : "80");
+    if (this.opts.resolver && !isIpLiteral(parsed.hostname) && !this.allow.includes(`${parsed.hostname}:${port}`)) {
+      const resolved = await this.opts.resolver.resolve(parsed.hostname, o.signal);
+      if (!resolved.ok)
+        return err(
+          "forbidden",
+          `refused: ${parsed.hostname} could not be resolved to check it is public (${resolved.error.message})`,
+        );
+      const publicOnly = checkResolvedAddresses(parsed.hostname, resolved.value);
+      if (!publicOnly.ok) return publicOnly;
+    }
     const controller = new AbortController();
     const onAbort = () => controller.abort(new Error("cancelled"));
     if (o.signal.aborted) onAbort();

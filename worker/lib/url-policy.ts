@@ -5,9 +5,12 @@
  * hex `0x7f.1`, IPv4-mapped/compatible/NAT64 IPv6), and so are local names (`localhost`, `*.local`,
  * `*.internal`, single-label hosts). Callers parse the URL (WHATWG) and pass its parts here.
  *
- * Limitation: a public *name* may resolve to a private address (DNS rebinding). Workers cannot
- * resolve names before fetching, so that case is left to the platform: Cloudflare's `fetch` from a
- * deployed Worker does not reach private networks behind it.
+ * Names: well-known loopback-alias domains (`*.nip.io`, `localtest.me`, …) are refused by name. Other
+ * names are checked by resolution where the caller can resolve (`checkResolvedAddresses`; the fetch
+ * adapter does it in `local` mode through a `HostResolver`). Limitation: Workers have no DNS API and
+ * the resolution is a separate DoH query, so a name whose answer changes between the check and the
+ * fetch (DNS rebinding) is left to the platform: Cloudflare's `fetch` from a deployed Worker does not
+ * reach private networks behind it.
  */
 import { err, ok, type Result } from "./result";
 
@@ -106,10 +109,21 @@ export function classifyIPv6(g: readonly number[]): HostClass {
   const v4 = (at(6) * 65536 + at(7)) >>> 0;
   if (zeroUpTo(7) && at(7) === 1) return "loopback";
   if (zeroUpTo(8)) return "reserved";
-  if (zeroUpTo(5) && at(5) === 0xffff) return classifyIPv4(v4); // IPv4-mapped
+  if (zeroUpTo(5) && at(5) === 0xffff) return classifyIPv4(v4); // IPv4-mapped ::ffff:0:0/96
+  if (zeroUpTo(4) && at(4) === 0xffff && at(5) === 0) return classifyIPv4(v4); // IPv4-translated ::ffff:0:0:0/96
   if (zeroUpTo(6)) return classifyIPv4(v4); // IPv4-compatible (deprecated)
   if (at(0) === 0x64 && at(1) === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return classifyIPv4(v4); // NAT64
+  if (at(0) === 0x64 && at(1) === 0xff9b && at(2) === 1) return "private"; // NAT64 local-use 64:ff9b:1::/48
   if (at(0) === 0x2002) return classifyIPv4((at(1) * 65536 + at(2)) >>> 0); // 6to4
+  if (at(0) === 0x2001 && at(1) === 0) {
+    // Teredo 2001::/32: server IPv4 in groups 2–3, the client's IPv4 inverted in groups 6–7.
+    const server = classifyIPv4((at(2) * 65536 + at(3)) >>> 0);
+    const client = classifyIPv4(~v4 >>> 0);
+    return server !== "public" ? server : client !== "public" ? client : "reserved";
+  }
+  if ((at(4) === 0 || at(4) === 0x200) && at(5) === 0x5efe && classifyIPv4(v4) !== "public") {
+    return classifyIPv4(v4); // ISATAP interface id ::0:5efe:a.b.c.d embeds an IPv4 address
+  }
   if ((at(0) & 0xfe00) === 0xfc00) return "private"; // unique local fc00::/7
   if ((at(0) & 0xffc0) === 0xfe80) return "link-local";
   if ((at(0) & 0xffc0) === 0xfec0) return "private"; // site-local (deprecated)
@@ -133,7 +147,68 @@ export function classifyHost(hostname: string): HostClass {
   if (host === "" || !host.includes(".")) return "local-name"; // localhost, intranet single labels
   const local = [".localhost", ".local", ".internal", ".localdomain", ".home.arpa", ".intranet", ".lan", ".corp"];
   if (local.some((suffix) => host.endsWith(suffix))) return "local-name";
+  if (isLoopbackAliasName(host)) return "loopback";
   return "public";
+}
+
+/**
+ * Public DNS names that resolve to loopback or to an address spelled in the name: wildcard-DNS
+ * services (`127.0.0.1.nip.io`, `10-0-0-1.sslip.io`) and the well-known loopback aliases
+ * (`localtest.me`, `lvh.me`, …). Refused everywhere: they exist to point a public name at a private
+ * address. This is a list, not resolution; `checkResolvedAddresses` covers names that resolve.
+ */
+const LOOPBACK_ALIAS_DOMAINS = [
+  "nip.io",
+  "sslip.io",
+  "xip.io",
+  "nip.direct",
+  "traefik.me",
+  "localtest.me",
+  "lvh.me",
+  "vcap.me",
+  "lacolhost.com",
+  "localho.st",
+  "localhost.direct",
+  "fuf.me",
+  "yoogle.com",
+  "ulh.us",
+  "smackaho.st",
+  "1u.ms",
+  "rbndr.us",
+];
+
+/** True when `host` (lower case, no trailing dot) is or lies under a loopback-alias domain. */
+export function isLoopbackAliasName(host: string): boolean {
+  return LOOPBACK_ALIAS_DOMAINS.some((d) => host === d || host.endsWith(`.${d}`));
+}
+
+/** True when `hostname` (as `URL.hostname` gives it) is an IPv4 or IPv6 literal, not a name. */
+export function isIpLiteral(hostname: string): boolean {
+  return parseIPv6(hostname) !== null || parseIPv4(hostname) !== null;
+}
+
+/** Classifies an address a name resolved to (A/AAAA record text); anything unparsable is reserved. */
+export function classifyResolvedAddress(address: string): HostClass {
+  const v6 = parseIPv6(address);
+  if (v6) return classifyIPv6(v6);
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(address)) {
+    const v4 = parseIPv4(address);
+    if (v4 !== null) return classifyIPv4(v4);
+  }
+  return "reserved";
+}
+
+/** The verdict on a name's resolved addresses: every one must be public. */
+export function checkResolvedAddresses(hostname: string, addresses: readonly string[]): Result<readonly string[]> {
+  for (const a of addresses) {
+    const kind = classifyResolvedAddress(a);
+    if (kind !== "public")
+      return err(
+        "forbidden",
+        `refused: ${hostname} resolves to ${a}, a ${kind} address; web_fetch reaches public hosts only`,
+      );
+  }
+  return ok(addresses);
 }
 
 /**

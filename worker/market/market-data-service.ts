@@ -11,6 +11,8 @@ import { err, ok } from "../lib/result";
 import type { CachedSeries, MarketCache, MarketData, MarketDataProvider } from "../ports/market-data";
 import { resolveSymbol } from "./resolve";
 import { createSnapshotReader } from "./snapshot";
+import { offlineMiss as bundleMiss } from "./offline/holdings";
+import { REAL_CN_NOTE } from "./offline/real-cn";
 import { simulateSession } from "./offline/sim-intraday";
 
 /** Wiring of the service. */
@@ -35,6 +37,8 @@ const FULL_FETCH = 500;
 
 const SIM_NOTE = "Simulated market (SIM): generated data for exploring the method, not a real security.";
 const BUNDLE_NOTE = "Offline bundle: historical series (vega-datasets), not live prices.";
+/** The note of a real bundled series: which source, and (A-shares) that it is unadjusted. */
+const bundleNote = (symbol: SymbolInfo) => (symbol.market === "CN" ? REAL_CN_NOTE : BUNDLE_NOTE);
 
 /** Provenance for an answer; `source` is who answered now, `origin` who produced the data. */
 export function provenance(
@@ -92,12 +96,7 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
     });
   };
 
-  const offlineMiss = (symbol: SymbolInfo) =>
-    err(
-      "not_found",
-      `No offline data for ${symbol.id} (${symbol.name}). MARKET_DATA=offline serves only the bundled data: the real S&P 500 index (US.SPX, 2000–2020) and the simulated A-share market (SIM.0001…SIM.0300, indices SIM.IDX1/SIM.IDX2). Search them by name, code or pinyin; set MARKET_DATA=live for real symbols.`,
-      { symbol: symbol.id, offline: true, explore: ["US.SPX", "SIM.IDX1", "SIM.0001"] },
-    );
+  const offlineMiss = (symbol: SymbolInfo) => bundleMiss(symbol.id, symbol.name);
 
   async function fetchLive(symbol: SymbolInfo, days: number, cached: CachedSeries | null) {
     const attempts: SourceAttempt[] = [];
@@ -243,7 +242,7 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
       const cached = await o.cache.getSeries(symbol.id);
       if (symbol.simulated || o.mode === "offline") {
         if (!cached || cached.bars.length === 0) return offlineMiss(symbol);
-        return fromCache(symbol, cached, days, symbol.simulated ? {} : { stale: true, notes: [BUNDLE_NOTE] });
+        return fromCache(symbol, cached, days, symbol.simulated ? {} : { stale: true, notes: [bundleNote(symbol)] });
       }
       // Fresh enough: fetched recently and long enough (a series shorter than a full fetch is the whole history).
       const longEnough = cached && (cached.bars.length >= days || cached.bars.length < FULL_FETCH);
@@ -277,7 +276,13 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
         return err(
           "not_found",
           `No offline intraday data for ${symbol.id}: the bundle holds daily bars only (intraday works for simulated SIM symbols, or with MARKET_DATA=live).`,
-          { symbol: symbol.id },
+          {
+            symbol: symbol.id,
+            messages: {
+              zh: `离线模式下没有 ${symbol.id} 的分时数据：离线数据只有日线（模拟代码 SIM.xxxx 可看模拟分时，或设置 MARKET_DATA=live）。`,
+              en: `No offline intraday data for ${symbol.id}: the bundle holds daily bars only (intraday works for simulated SIM symbols, or with MARKET_DATA=live).`,
+            },
+          },
         );
       const attempts: SourceAttempt[] = [];
       const chain = symbol.market === "US" ? o.chains.US : o.chains.CN;

@@ -7,7 +7,37 @@
 import type { SecurityKind, SymbolInfo } from "../contracts/market";
 import { err, ok, type Result } from "../lib/result";
 import type { MarketCache, MarketDataProvider, Resolution } from "../ports/market-data";
+import { noMatch, offlineMiss } from "./offline/holdings";
+import { REAL_CN } from "./offline/real-cn";
 import { inferSymbol, symbolCandidates } from "./parse/resolve-symbol";
+
+const squash = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s._-]+/g, "");
+
+/** English names and short forms of the bundled real A-share series (Chinese names are in the universe). */
+const REAL_ALIASES = new Map<string, string>();
+for (const m of REAL_CN) {
+  REAL_ALIASES.set(squash(m.nameEn), m.id);
+  REAL_ALIASES.set(squash(m.name), m.id);
+}
+for (const [alias, id] of [
+  ["spdb", "SH.600000"],
+  ["pudong", "SH.600000"],
+  ["pudongbank", "SH.600000"],
+  ["pinganbank", "SZ.000001"],
+  ["sme100", "SZ.399005"],
+  ["中小板指", "SZ.399005"],
+  ["complant", "SZ.000151"],
+] as const)
+  REAL_ALIASES.set(alias, id);
+
+/** The bundled real series an English name or short form means (`Ping An Bank`, `SSE Composite`, `SPDB`). */
+export function realAlias(input: string): string | undefined {
+  return REAL_ALIASES.get(squash(input));
+}
 
 /** What resolution needs from the service. */
 export interface ResolveDeps {
@@ -39,6 +69,11 @@ export async function resolveSymbol(
   const raw = input.trim();
   if (raw === "") return err("invalid_input", "symbol is empty", { field: "symbol" });
   if (raw.length > 40) return err("invalid_input", "symbol is too long (at most 40 characters)", { field: "symbol" });
+  const aliased = realAlias(raw);
+  if (aliased) {
+    const s = await d.cache.getSymbol(aliased);
+    if (s) return ok({ symbol: s, alternatives: [] });
+  }
   const candidates = symbolCandidates(raw, hint.kind);
   if (candidates.length > 0) {
     const known: SymbolInfo[] = [];
@@ -68,7 +103,13 @@ export async function resolveSymbol(
       return err(
         "not_found",
         `No simulated symbol ${c0.id}; the simulated market has SIM.0001–SIM.0300 and indices SIM.IDX1, SIM.IDX2.`,
-        { symbol: c0.id },
+        {
+          symbol: c0.id,
+          messages: {
+            zh: `没有模拟代码 ${c0.id}；模拟市场包含 SIM.0001–SIM.0300 与指数 SIM.IDX1、SIM.IDX2。`,
+            en: `No simulated symbol ${c0.id}; the simulated market has SIM.0001–SIM.0300 and indices SIM.IDX1, SIM.IDX2.`,
+          },
+        },
       );
     // Letters may be pinyin initials rather than a ticker: the universe decides first.
     if (c0?.exchange === "US") {
@@ -77,12 +118,7 @@ export async function resolveSymbol(
     }
     if (c0 && d.mode === "live")
       return ok({ symbol: inferSymbol(c0), alternatives: candidates.slice(1).map(inferSymbol) });
-    if (c0)
-      return err(
-        "not_found",
-        `No offline data for ${c0.id}. MARKET_DATA=offline serves only the bundled data: the real S&P 500 index (US.SPX, 2000–2020) and the simulated A-share market (SIM.0001…SIM.0300, indices SIM.IDX1/SIM.IDX2). Set MARKET_DATA=live for real symbols.`,
-        { symbol: c0.id, offline: true, explore: ["US.SPX", "SIM.IDX1", "SIM.0001"] },
-      );
+    if (c0) return offlineMiss(c0.id);
   }
   let found = await d.cache.searchSymbols(raw, 10);
   if (found.length === 0 && d.mode === "live") {
@@ -95,9 +131,6 @@ export async function resolveSymbol(
       break;
     }
   }
-  if (found.length === 0)
-    return err("not_found", `No symbol matches "${raw}". Try a code (600519, AAPL, SIM.0001) or another name.`, {
-      symbol: raw,
-    });
+  if (found.length === 0) return noMatch(raw, d.mode === "offline");
   return pickByName(raw, found);
 }

@@ -4,6 +4,8 @@
  * Another user's token id answers 404.
  */
 import { Hono } from "hono";
+import { KeyParam } from "../contracts/params";
+import { pathParam } from "../http/params";
 import { CreateOwnTokenBody, type ApiTokenList, type CreatedApiToken, type Me } from "../contracts/identity";
 import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
@@ -28,7 +30,7 @@ export const accountRoutes = new Hono<AppEnv>()
     return c.json(created satisfies CreatedApiToken, 201);
   })
   .delete("/tokens/:id", async (c) => {
-    const id = c.req.param("id");
+    const id = pathParam(c, "id", KeyParam, (raw) => new AppError("not_found", 404, `token ${raw} not found`));
     if (!(await new D1ApiTokens(createDb(c.env.DB)).revoke(id, c.var.userId))) {
       throw new AppError("not_found", 404, `token ${id} not found`);
     }

@@ -4,6 +4,8 @@
  * refused. A created token is shown once; only its SHA-256 is stored.
  */
 import { Hono } from "hono";
+import { KeyParam } from "../contracts/params";
+import { pathParam } from "../http/params";
 import { createMiddleware } from "hono/factory";
 import { CreateAdminTokenBody, type ApiTokenList, type CreatedApiToken } from "../contracts/identity";
 import type { AppEnv } from "../http/app-env";
@@ -57,7 +59,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json(created satisfies CreatedApiToken, 201);
   })
   .delete("/tokens/:id", async (c) => {
-    const id = c.req.param("id");
+    const id = pathParam(c, "id", KeyParam, (raw) => new AppError("not_found", 404, `token ${raw} not found`));
     if (!(await new D1ApiTokens(createDb(c.env.DB)).revoke(id))) {
       throw new AppError("not_found", 404, `token ${id} not found`);
     }

@@ -5,17 +5,17 @@
  * with candidates; providers down with nothing cached 502. Never a 500 for client input.
  */
 import { Hono, type Context } from "hono";
+import { SymbolParam } from "../contracts/params";
+import { pathParam } from "../http/params";
 import { z } from "zod";
-import type { MarketBarsResponse, MarketSearchResponse, SymbolInfo } from "../contracts/market";
-import { analyze } from "../engine/analyze";
+import type { MarketBarsResponse, MarketSearchResponse } from "../contracts/market";
 import type { AppEnv } from "../http/app-env";
 import { AppError, toAppError } from "../lib/app-error";
 import { createMarketData } from "../market/create-market-data";
+import { analyzeSymbol, ANALYSIS_BARS } from "../tools/handlers/symbol-analysis";
 
 /** Most bars a chart request may ask for. */
 export const MAX_CHART_DAYS = 5000;
-/** History the analysis reads (MA200 plus a year of structure). */
-const ANALYSIS_DAYS = 500;
 
 const SearchQuery = z.object({
   q: z.string({ error: "q: required" }).trim().min(1, "q: must not be empty").max(40, "q: at most 40 characters"),
@@ -46,11 +46,6 @@ function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, string
   throw new AppError("invalid_input", 400, message, { details: { field } });
 }
 
-function engineMarket(s: SymbolInfo): { market: "CN" | "US"; board?: "main" | "chinext" | "star" | "bse" } {
-  if (s.market === "US") return { market: "US" };
-  return s.board ? { market: "CN", board: s.board } : { market: "CN" };
-}
-
 /** Market routes, mounted at /api/market. */
 export const marketRoutes = new Hono<AppEnv>()
   .get("/search", async (c) => {
@@ -60,22 +55,25 @@ export const marketRoutes = new Hono<AppEnv>()
     if (!res.ok) throw toAppError(res.error);
     return c.json(res.value satisfies MarketSearchResponse);
   })
-  .get("/bars/:symbol", async (c) => c.json(await chartBars(c, c.req.param("symbol"))));
+  .get("/bars/:symbol", async (c) => c.json(await chartBars(c, pathParam(c, "symbol", SymbolParam))));
 
 /** The `GET /api/market/bars/:symbol` answer (also served to share-link viewers for the charts they see). */
 export async function chartBars(c: Context<AppEnv>, symbolParam: string): Promise<MarketBarsResponse> {
-  const symbol = decodeURIComponent(symbolParam).trim();
-  if (symbol === "" || symbol.length > 40)
-    throw new AppError("invalid_input", 400, "symbol: must be 1–40 characters", { details: { field: "symbol" } });
+  const checked = SymbolParam.safeParse(symbolParam);
+  if (!checked.success)
+    throw new AppError("invalid_input", 400, `symbol: ${checked.error.issues[0]?.message ?? "invalid"}`, {
+      details: { field: "symbol" },
+    });
+  const symbol = checked.data;
   const q = parseQuery(BarsQuery, c.req.query());
   const market = createMarketData({ db: c.env.DB, config: c.var.config, fetch: (...a) => fetch(...a) });
-  // The engine reads up to ANALYSIS_DAYS of history even when the chart shows fewer bars.
-  const want = Math.max(q.days, ANALYSIS_DAYS);
+  // The analysis reads ANALYSIS_BARS of history (and the benchmark) whatever the chart shows.
+  const want = Math.max(q.days, ANALYSIS_BARS);
   const res = await market.dailyBars(symbol, q.kind ? { days: want, kind: q.kind } : { days: want });
   if (!res.ok) throw toAppError(res.error);
   const { symbol: info, provenance } = res.value;
   const bars = res.value.bars.slice(-q.days);
-  const analysis = analyze(res.value.bars, { symbol: info.id, ...engineMarket(info) });
+  const analysis = await analyzeSymbol(market, info, res.value.bars);
   return analysis.ok
     ? { symbol: info, bars, provenance, analysis: analysis.value }
     : { symbol: info, bars, provenance, analysis: null, analysisNote: analysis.error.message };

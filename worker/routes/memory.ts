@@ -4,6 +4,8 @@
  * quoted-term query as recall, so FTS syntax in `q` is plain text.
  */
 import { getAgentByName } from "agents";
+import { KeyParam } from "../contracts/params";
+import { pathParam } from "../http/params";
 import { Hono, type Context } from "hono";
 import { SessionDetail, type StoredUIMessage } from "../contracts/api";
 import { MemoryListQuery, MemoryPatchBody, type Memory, type MemoryList, type MemoryTrace } from "../contracts/memory";
@@ -43,7 +45,7 @@ function notFound(id: string): AppError {
 }
 
 async function owned(c: Context<AppEnv>): Promise<StoredMemory> {
-  const id = c.req.param("id") ?? "";
+  const id = pathParam(c, "id", KeyParam, notFound);
   const memory = await memoryStoreOf(c.env.DB).get(c.var.userId, id);
   if (!memory) throw notFound(id);
   return memory;

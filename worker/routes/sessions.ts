@@ -18,12 +18,15 @@ import {
   type SessionList,
 } from "../contracts/api";
 import { AppError } from "../lib/app-error";
-import { formatId, isWellFormedId } from "../lib/ids";
+import { formatId } from "../lib/ids";
+import { KeyParam, SessionIdParam, TurnIdParam } from "../contracts/params";
+import { pathParam } from "../http/params";
 import type { AppEnv } from "../http/app-env";
 import type { RpcFailure, SessionAgent } from "../session/session-agent";
 import { readJson } from "../http/read-json";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
+import { D1AuditTombstones } from "../storage/audit-tombstone-repo";
 
 const SESSION_PREFIX = "s_";
 const DEFAULT_TITLE = "New session";
@@ -48,11 +51,10 @@ export const SSE_HEADERS = {
 };
 
 /** The caller's session stub, or 404 (unknown, malformed or someone else's id). */
-async function ownedSession(
+export async function ownedSession(
   c: Context<AppEnv>,
 ): Promise<{ id: string; stub: DurableObjectStub<SessionAgent>; index: D1SessionIndex }> {
-  const id = c.req.param("id") ?? "";
-  if (!isWellFormedId(id, SESSION_PREFIX)) throw notFound(id);
+  const id = pathParam(c, "id", SessionIdParam, notFound);
   const index = new D1SessionIndex(createDb(c.env.DB));
   if (!(await index.get(c.var.userId, id))) throw notFound(id);
   return { id, stub: await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id), index };
@@ -98,6 +100,17 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .delete("/:id", async (c) => {
     const { id, stub, index } = await ownedSession(c);
+    // The chain's head outlives the session in D1, so a deletion is visible to a later audit.
+    const head = await stub.auditHead();
+    if (head)
+      await new D1AuditTombstones(createDb(c.env.DB)).insert({
+        sessionId: id,
+        ownerId: c.var.userId,
+        headHash: head.head,
+        entries: head.count,
+        signed: head.signed,
+        deletedAt: Date.now(),
+      });
     await index.remove(id);
     await stub.erase();
     c.var.log.info("session_deleted", { sessionId: id });
@@ -114,8 +127,11 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .get("/:id/spills/:turnId/:callId", async (c) => {
     const { stub } = await ownedSession(c);
-    const text = await stub.readSpill(c.req.param("turnId"), c.req.param("callId"));
-    if (text === null) throw new AppError("not_found", 404, "no spilled result with that reference");
+    const noSpill = () => new AppError("not_found", 404, "no spilled result with that reference");
+    const turnId = pathParam(c, "turnId", TurnIdParam, noSpill);
+    const callId = pathParam(c, "callId", KeyParam, noSpill);
+    const text = await stub.readSpill(turnId, callId);
+    if (text === null) throw noSpill();
     return c.body(text, 200, { "content-type": "application/json; charset=utf-8" });
   })
   .post("/:id/messages", async (c) => {
@@ -147,8 +163,13 @@ export const sessionRoutes = new Hono<AppEnv>()
   .post("/:id/approvals/:approvalId", async (c) => {
     const { stub } = await ownedSession(c);
     const body = await readJson(c, ApprovalBody);
-    const approvalId = c.req.param("approvalId");
-    const answer = await stub.decide(approvalId, body);
+    const approvalId = pathParam(
+      c,
+      "approvalId",
+      KeyParam,
+      () => new AppError("not_found", 404, "no pending approval with that id"),
+    );
+    const answer = await stub.decide(approvalId, body, c.var.userId);
     if (!answer.ok) throw rpcError(answer);
     return c.json({ ok: true });
   });

@@ -13,13 +13,15 @@ import { assertLocalClient } from "../http/identity";
 import { readJson } from "../http/read-json";
 import { newId, newSecret, SHARE_TOKEN_PREFIX, sha256Hex } from "../http/secrets";
 import { AppError } from "../lib/app-error";
-import { isWellFormedId } from "../lib/ids";
+import { SessionIdParam, ShareKeyParam, ShareTokenParam, SymbolParam } from "../contracts/params";
+import { pathParam } from "../http/params";
 import type { SessionAgent } from "../session/session-agent";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { D1Shares, type LiveShare } from "../storage/share-repo";
 import { chartBars } from "./market";
 import { SSE_HEADERS, watchTurn } from "./sessions";
+import { auditExport } from "./audit";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -30,7 +32,7 @@ function noShare(): AppError {
 
 async function liveShare(c: Context<AppEnv>): Promise<LiveShare> {
   assertLocalClient(c);
-  const token = c.req.param("token") ?? "";
+  const token = pathParam(c, "token", ShareTokenParam, noShare);
   const db = createDb(c.env.DB);
   const share = await new D1Shares(db).findLive(await sha256Hex(token), Date.now());
   if (!share) throw noShare();
@@ -51,6 +53,7 @@ export const shareReadRoutes = new Hono<AppEnv>()
     const shared = {
       readOnly: true,
       expiresAt: share.expiresAt === null ? null : new Date(share.expiresAt).toISOString(),
+      audit: share.exposeAudit,
     };
     return c.body(`{"shared":${JSON.stringify(shared)},${detail.slice(1)}`, 200, {
       "content-type": "application/json; charset=utf-8",
@@ -62,14 +65,23 @@ export const shareReadRoutes = new Hono<AppEnv>()
     // Charts of the transcript: only symbols the shared session itself mentions.
     const share = await liveShare(c);
     const detail = (await (await stubOf(c, share.sessionId)).snapshotJson()) ?? "";
-    const symbol = decodeURIComponent(c.req.param("symbol")).trim();
-    if (symbol === "" || !detail.includes(JSON.stringify(symbol)))
+    const symbol = pathParam(c, "symbol", SymbolParam);
+    if (!detail.includes(JSON.stringify(symbol)))
       throw new AppError("not_found", 404, "this share shows no chart of that symbol");
     return c.json(await chartBars(c, symbol));
   })
   .get("/:token/turn", async (c) => {
     const share = await liveShare(c);
     return c.json(await watchTurn(c, await stubOf(c, share.sessionId)));
+  })
+  .get("/:token/audit/head", async (c) => {
+    const share = await liveShare(c);
+    return c.json({ audit: await (await stubOf(c, share.sessionId)).auditHead() });
+  })
+  .get("/:token/audit", async (c) => {
+    const share = await liveShare(c);
+    if (!share.exposeAudit) throw new AppError("not_found", 404, "this share does not include the audit trail");
+    return auditExport(await stubOf(c, share.sessionId), share.sessionId);
   })
   .get("/:token/stream", async (c) => {
     const share = await liveShare(c);
@@ -86,9 +98,9 @@ export const shareOwnerRoutes = new Hono<AppEnv>()
     return c.json({ shares } satisfies ShareList);
   })
   .delete("/:key", async (c) => {
-    const key = c.req.param("key");
+    const key = pathParam(c, "key", ShareKeyParam, noShare);
     const repo = new D1Shares(createDb(c.env.DB));
-    const revoked = isWellFormedId(key, "sh_")
+    const revoked = key.startsWith("sh_")
       ? await repo.revoke(c.var.userId, { id: key })
       : await repo.revoke(c.var.userId, { tokenHash: await sha256Hex(key) });
     if (!revoked) throw noShare();
@@ -98,9 +110,8 @@ export const shareOwnerRoutes = new Hono<AppEnv>()
 
 /** `POST /api/sessions/:id/share`, mounted at /api/sessions after the identity middleware. */
 export const sessionShareRoutes = new Hono<AppEnv>().post("/:id/share", async (c) => {
-  const id = c.req.param("id");
+  const id = pathParam(c, "id", SessionIdParam, (raw) => new AppError("not_found", 404, `session ${raw} not found`));
   const missing = new AppError("not_found", 404, `session ${id} not found`);
-  if (!isWellFormedId(id, "s_")) throw missing;
   if (!(await new D1SessionIndex(createDb(c.env.DB)).get(c.var.userId, id))) throw missing;
   const body = await readJson(c, CreateShareBody);
   const now = Date.now();
@@ -110,6 +121,7 @@ export const sessionShareRoutes = new Hono<AppEnv>().post("/:id/share", async (c
     ownerId: c.var.userId,
     sessionId: id,
     expiresAt: body.expiresInHours ? now + body.expiresInHours * HOUR_MS : null,
+    exposeAudit: body.audit === true,
   };
   await new D1Shares(createDb(c.env.DB)).insert({ ...share, tokenHash: await sha256Hex(token), now });
   c.var.log.info("share_created", { sessionId: id, shareId: share.id });
@@ -121,6 +133,7 @@ export const sessionShareRoutes = new Hono<AppEnv>().post("/:id/share", async (c
       url,
       sessionId: id,
       expiresAt: share.expiresAt === null ? null : new Date(share.expiresAt).toISOString(),
+      audit: share.exposeAudit,
     } satisfies CreatedShare,
     201,
   );

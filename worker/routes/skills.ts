@@ -2,6 +2,8 @@
 import { Hono, type Context } from "hono";
 import { CreateHintBody, PatchHintBody, PutSkillBody, type HintList, type SkillList } from "../contracts/skills";
 import { AppError } from "../lib/app-error";
+import { KeyParam, SkillNameParam } from "../contracts/params";
+import { pathParam } from "../http/params";
 import { formatId } from "../lib/ids";
 import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
@@ -33,13 +35,20 @@ async function putSkill(c: Context<AppEnv>, expectedName?: string): Promise<Resp
 export const skillRoutes = new Hono<AppEnv>()
   .get("/", async (c) => c.json({ skills: await skillsOf(c.env).list(c.var.userId) } satisfies SkillList))
   .post("/", (c) => putSkill(c))
-  .put("/:name", (c) => putSkill(c, c.req.param("name")))
+  .put("/:name", (c) => putSkill(c, pathParam(c, "name", SkillNameParam)))
   .delete("/:name", async (c) => {
-    const name = c.req.param("name");
+    const name = pathParam(
+      c,
+      "name",
+      SkillNameParam,
+      (raw) => new AppError("not_found", 404, `no skill of yours named ${raw}`),
+    );
     if (!(await skillsOf(c.env).remove(c.var.userId, name)))
       throw new AppError("not_found", 404, `no skill of yours named ${name}`);
     return c.body(null, 204);
   });
+
+const noHint = () => new AppError("not_found", 404, "no hint of yours with that id (shipped hints are read-only)");
 
 /** Hint routes, mounted at /api/hints. */
 export const hintRoutes = new Hono<AppEnv>()
@@ -51,12 +60,12 @@ export const hintRoutes = new Hono<AppEnv>()
   })
   .patch("/:id", async (c) => {
     const body = await readJson(c, PatchHintBody);
-    const hint = await hintsOf(c.env).update(c.var.userId, c.req.param("id"), body);
+    const hint = await hintsOf(c.env).update(c.var.userId, pathParam(c, "id", KeyParam, noHint), body);
     if (!hint) throw new AppError("not_found", 404, "no hint of yours with that id (shipped hints are read-only)");
     return c.json(hint);
   })
   .delete("/:id", async (c) => {
-    if (!(await hintsOf(c.env).remove(c.var.userId, c.req.param("id"))))
+    if (!(await hintsOf(c.env).remove(c.var.userId, pathParam(c, "id", KeyParam, noHint))))
       throw new AppError("not_found", 404, "no hint of yours with that id (shipped hints are read-only)");
     return c.body(null, 204);
   });

@@ -29,6 +29,20 @@ export const ScreeningWebhookBody = z
   .strict();
 export type ScreeningWebhookBody = z.infer<typeof ScreeningWebhookBody>;
 
+/** Longest accepted `webhook-*` header values (the id becomes a stored idempotency key). */
+export const WEBHOOK_HEADER_LIMITS = { "webhook-id": 256, "webhook-timestamp": 16, "webhook-signature": 2048 } as const;
+
+/** Refuses over-long or non-printable `webhook-*` headers before any signature work (400). */
+function checkHeaderLengths(headers: Record<keyof typeof WEBHOOK_HEADER_LIMITS, string>): void {
+  for (const [name, max] of Object.entries(WEBHOOK_HEADER_LIMITS)) {
+    const value = headers[name as keyof typeof WEBHOOK_HEADER_LIMITS];
+    if (value.length > max)
+      throw new AppError("invalid_input", 400, `webhook refused: ${name} is longer than ${max} characters`);
+    if (!/^[\x20-\x7e]*$/.test(value))
+      throw new AppError("invalid_input", 400, `webhook refused: ${name} has characters outside printable ASCII`);
+  }
+}
+
 function refuse(message: string): AppError {
   return new AppError("unauthorized", 401, `webhook refused: ${message}`);
 }
@@ -43,6 +57,7 @@ export const webhookRoutes = new Hono<AppEnv>().post("/screenings", async (c) =>
     "webhook-timestamp": c.req.header("webhook-timestamp") ?? "",
     "webhook-signature": c.req.header("webhook-signature") ?? "",
   };
+  checkHeaderLengths(headers);
   let payload: unknown;
   try {
     payload = new Webhook(secret).verify(raw, headers);

@@ -7,6 +7,7 @@ import type { ModelMessage, ToolSet, UIMessageChunk } from "ai";
 import type { Logger } from "../lib/log";
 import type { ModelChain, NamedModel } from "./model";
 import { RoundAborted, RoundFailure, streamRound, type RoundResult } from "./stream-round";
+import { dataPart } from "../contracts/stream-parts";
 
 /** Inputs of a model call. */
 export interface ModelCallInput {
@@ -28,7 +29,7 @@ export interface ModelCallInput {
 export async function callModel(o: ModelCallInput): Promise<{ result: RoundResult; active: NamedModel }> {
   let active = o.active;
   for (let attempt = 1; ; attempt++) {
-    o.emit({ type: "data-model-start", data: { round: o.round, attempt, model: active.id } });
+    o.emit(dataPart("data-model-start", { round: o.round, attempt, model: active.id }));
     try {
       const result = await streamRound({
         model: active.model,
@@ -49,14 +50,14 @@ export async function callModel(o: ModelCallInput): Promise<{ result: RoundResul
       const base = { round: o.round, reason: failure.kind, status: failure.status ?? null, from: active.id };
       const fallback = o.models.fallback;
       if (fallback && active !== fallback) {
-        o.emit({ type: "data-retry", data: { ...base, to: fallback.id } });
+        o.emit(dataPart("data-retry", { ...base, to: fallback.id }));
         o.log.warn("model_fallback", { from: active.id, to: fallback.id, kind: failure.kind });
         active = fallback;
         continue;
       }
       if (attempt > o.maxRetries) throw error;
       const delay = Math.min(failure.retryAfterMs ?? 500 * 2 ** (attempt - 1), 10_000);
-      o.emit({ type: "data-retry", data: { ...base, to: active.id, delayMs: delay } });
+      o.emit(dataPart("data-retry", { ...base, to: active.id, delayMs: delay }));
       await o.sleep(delay, o.signal);
     }
   }

@@ -6,7 +6,7 @@
 import type { ModelMessage, UIMessageChunk } from "ai";
 import type { BoundTool } from "../tools/bind";
 import type { NamedModel } from "./model";
-import { runTurn, type TurnDeps, type TurnRequest, type TurnResult } from "./run-turn";
+import type { RunTurn, TurnDeps, TurnRequest, TurnResult } from "./turn-types";
 
 /** What a nested run produced. */
 export interface NestedResult {
@@ -37,8 +37,8 @@ function textOf(m: ModelMessage | undefined): string {
   return m.content.map((p) => (p.type === "text" ? p.text : "")).join("");
 }
 
-/** Runs the nested loop to its end. */
-export async function runNested(o: NestedOptions): Promise<NestedResult> {
+/** Runs the nested loop (`runTurn`, passed in by the caller) to its end. */
+export async function runNested(runTurn: RunTurn, o: NestedOptions): Promise<NestedResult> {
   const appended: ModelMessage[] = [];
   const toolsUsed = new Set<string>();
   const result = await runTurn(

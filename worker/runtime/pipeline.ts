@@ -7,8 +7,10 @@
  */
 import type { UIMessageChunk } from "ai";
 import type { PipelineStep } from "./profiles/definitions";
+import type { FinishMetadata } from "../contracts/stream-parts";
 import { runNested } from "./nested";
-import type { TurnDeps, TurnRequest, TurnResult } from "./run-turn";
+import { runTurn } from "./run-turn";
+import type { TurnDeps, TurnRequest, TurnResult } from "./turn-types";
 import { addUsage, ZERO_USAGE } from "./usage";
 import type { RoundUsage } from "./stream-round";
 import { lastUserText } from "./transcript";
@@ -49,7 +51,7 @@ export async function runPipeline(
         model: deps.models.primary.id,
         rounds,
         pipeline: { steps: steps.length, completed: outputs.length },
-      },
+      } satisfies FinishMetadata,
     });
     return { status, rounds, usage, modelId: deps.models.primary.id, ...(error ? { error } : {}) };
   };
@@ -60,10 +62,12 @@ export async function runPipeline(
       deps.emit({ type: "abort", reason: "cancelled" });
       return { status: "cancelled", rounds, usage: ZERO_USAGE, modelId: deps.models.primary.id };
     }
+    // Marks where the step's parts begin (the audit trail seals one entry per step); not part of the message.
+    deps.emit({ type: "data-pipeline-step", data: { index: i, name: step.name, of: steps.length }, transient: true });
     say(stepHeader(step, i, steps.length, req.lang));
     const earlier = outputs.map((o) => `## ${o.step.title.en}\n${o.text}`).join("\n\n");
     let stepText = "";
-    const nested = await runNested({
+    const nested = await runNested(runTurn, {
       parent: req,
       parentDeps: deps,
       active: deps.models.primary,

@@ -5,14 +5,11 @@
  * once. Pure application code over ports: it runs in plain Node with fakes.
  */
 import type { ModelMessage, ToolSet, UIMessageChunk } from "ai";
-import type { Logger } from "../lib/log";
-import type { Clock } from "../ports/clock";
-import type { BoundTool } from "../tools/bind";
 import type { ToolDeps } from "../tools/deps";
 import { diagnose, type Lang, type ModelFailure } from "./errors";
-import type { ModelChain, NamedModel } from "./model";
+import type { NamedModel } from "./model";
 import { RoundFailure, toolSchemas, type RoundResult, type RoundUsage } from "./stream-round";
-import { executeCalls, type ApprovalGate, type PendingCall, type ToolOutcome } from "./tool-executor";
+import { executeCalls, type PendingCall, type ToolOutcome } from "./tool-executor";
 import { callModel } from "./model-call";
 import type { Transcript } from "./context/compaction";
 import { prepareView } from "./context/prepare-view";
@@ -20,6 +17,7 @@ import { inferContextWindow } from "./context/model-metadata";
 import { extractiveSummarizer, modelSummarizer } from "./context/summarize";
 import { outputKeysOf } from "./output-keys";
 import { createSubagentRunner } from "./subagents";
+import { DEFAULT_LIMITS, type TurnDeps, type TurnLimits, type TurnRequest, type TurnResult } from "./turn-types";
 import type { SeenCall } from "./guards/doom-loop";
 import { screenDoomLoops } from "./guards/doom-loop-gate";
 import {
@@ -30,104 +28,10 @@ import {
   unverifiedWarning,
 } from "./guards/loop-guard";
 import { lastUserText, recentTexts, toFlushMessage, toolResultMessage } from "./transcript";
-import { traceOutcome, type TraceEvent } from "./trace";
+import { traceOutcome } from "./trace";
 import { startTurnBudget } from "./turn-budget";
-import { addUsage, costOf, ZERO_USAGE, type ModelPrice } from "./usage";
-import type { MemoryFlush } from "../ports/memory-flush";
-import type { MemoryRecall } from "../ports/memory-recall";
-import type { SpillStore } from "../ports/spill-store";
-
-/** Seed 000: at most 15 tool rounds per turn. */
-export const MAX_TOOL_ROUNDS = 15;
-
-/** Budgets of a turn. */
-export interface TurnLimits {
-  maxRounds: number;
-  /** No chunk for this long → the round fails (seed: 60 s). */
-  chunkIdleMs: number;
-  /** Whole turn (seed: 600 s). */
-  turnMs: number;
-  /** Retries of the same model after a retriable failure before any output (no fallback configured). */
-  maxModelRetries: number;
-  /** LLM_CONTEXT_WINDOW; otherwise inferred from the active model's name. */
-  contextWindow?: number;
-}
-
-/** The defaults from the seeds. */
-export const DEFAULT_LIMITS: TurnLimits = {
-  maxRounds: MAX_TOOL_ROUNDS,
-  chunkIdleMs: 60_000,
-  turnMs: 600_000,
-  maxModelRetries: 2,
-};
-
-/** Ports and sinks a turn uses. */
-export interface TurnDeps {
-  models: ModelChain;
-  tools: readonly BoundTool[];
-  toolDeps: ToolDeps;
-  gate: ApprovalGate;
-  /** Every stream part, in order (the session stores and broadcasts it). */
-  emit(chunk: UIMessageChunk): void;
-  /** Model messages appended by the turn, as they become final (the session persists them). */
-  onMessages(messages: ModelMessage[]): void;
-  /** A compaction happened: the first `coveredCount` transcript messages are now `summary`. */
-  onCompaction(state: { summary: string; coveredCount: number }): void;
-  /** Saves stable preferences before a head is summarised away. */
-  memoryFlush: MemoryFlush;
-  /** Refusal text for tools that exist but are not visible in this loop (sub-agents). */
-  refuse?: (toolName: string) => string | undefined;
-  /** Every registered tool (sub-agents pick their subsets from it); defaults to `tools`. */
-  allTools?: readonly BoundTool[];
-  /** True inside a sub-agent or pipeline step: no further delegation. */
-  nested?: boolean;
-  /** Long-term memory recalled before the first round (absent until memory exists). */
-  memory?: MemoryRecall;
-  /** Receives the turn's trace events (the session writes them to R2). */
-  trace?: (event: TraceEvent) => void;
-  /** Prices per model id (settings), for the cost in `data-usage`; undefined → cost 0. */
-  priceOf?: (modelId: string) => ModelPrice | undefined;
-  /** Where oversized tool results go (R2); undefined keeps only a preview. */
-  spills: SpillStore | undefined;
-  log: Logger;
-  now: Clock;
-  newId(): string;
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-}
-
-/** What to run. */
-export interface TurnRequest {
-  sessionId: string;
-  turnId: string;
-  userId: string;
-  messageId: string;
-  system: string;
-  /**
-   * The conversation not yet covered by a summary, ending with the user's message (or with
-   * unanswered tool calls when resuming); `summary` covers the first `coveredCount` messages before it.
-   */
-  history: ModelMessage[];
-  summary?: { text: string; coveredCount: number };
-  lang: Lang;
-  /**
-   * Resuming a turn after an approval across DO eviction: the last round's calls still without a
-   * result, and the outcomes of those that had finished (recovered from the event log, not re-run).
-   */
-  resume?: { calls: PendingCall[]; done: ToolOutcome[]; order: string[] };
-  /** The caller already emitted `start` (so the stream's first byte does not wait for set-up). */
-  started?: boolean;
-  signal: AbortSignal;
-  limits?: Partial<TurnLimits>;
-}
-
-/** How the turn ended. */
-export interface TurnResult {
-  status: "done" | "cancelled" | "error" | "rounds_exceeded";
-  rounds: number;
-  usage: RoundUsage;
-  modelId: string;
-  error?: string;
-}
+import { addUsage, costOf, ZERO_USAGE } from "./usage";
+import { dataPart, type FinishMetadata } from "../contracts/stream-parts";
 
 const ROUNDS_EXCEEDED: Record<Lang, string> = {
   zh: "（Agent 工具调用轮次超限，已停止）",
@@ -164,6 +68,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     : {
         ...deps.toolDeps,
         subagents: createSubagentRunner({
+          runTurn,
           request: req,
           deps,
           active: () => active,
@@ -193,12 +98,13 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     transcript.messages.push(...added);
     deps.onMessages(added);
   };
+  let lastView: { system: string; messages: ModelMessage[] } | undefined;
   const finish = (
     status: TurnResult["status"],
     finishReason: "stop" | "error" | "other",
     error?: string,
   ): TurnResult => {
-    const metadata = {
+    const metadata: FinishMetadata = {
       usage,
       timing: {
         startedAt: new Date(started).toISOString(),
@@ -221,7 +127,14 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       usage: { ...usage },
       ms: deps.now() - started,
     });
-    return { status, rounds, usage, modelId: active.id, ...(error !== undefined ? { error } : {}) };
+    return {
+      status,
+      rounds,
+      usage,
+      modelId: active.id,
+      ...(error !== undefined ? { error } : {}),
+      ...(lastView ? { view: lastView } : {}),
+    };
   };
   // Guards (seed 000 §6): the calls seen this turn (doom-loop window) and the tool the question requires.
   const seen: SeenCall[] = [];
@@ -246,6 +159,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
         newId: deps.newId,
         log: deps.log,
         spill: { store: deps.spills, turnId: req.turnId },
+        lang: req.lang,
         ...(deps.refuse ? { refuse: deps.refuse } : {}),
       },
       signal,
@@ -293,25 +207,29 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       round.usage.costUsd = costOf(round.usage, deps.priceOf?.(active.id));
       if (round.reasoning) deps.trace?.({ type: "thinking", round: rounds, text: round.reasoning });
       usage = addUsage(usage, round.usage);
-      emit({ type: "data-usage", data: { round: rounds, ...round.usage, total: usage } });
+      emit(dataPart("data-usage", { round: rounds, ...round.usage, total: usage }));
       append(assistantMessage(round));
       if (round.calls.length === 0) {
         if (!expectation || called.has(expectation.tool)) return finish("done", "stop");
         if (guardRetries < MAX_GUARD_RETRIES) {
           guardRetries++;
           const planOnly = isPlanOnly(round.text);
-          emit({
-            type: "data-retry",
-            data: { round: rounds, reason: "loop_guard", tool: expectation.tool, attempt: guardRetries, planOnly },
-          });
+          emit(
+            dataPart("data-retry", {
+              round: rounds,
+              reason: "loop_guard",
+              tool: expectation.tool,
+              attempt: guardRetries,
+              planOnly,
+            }),
+          );
           append({ role: "user", content: correctiveMessage(expectation, planOnly, req.lang) });
           continue;
         }
         const warning = unverifiedWarning(expectation, req.lang);
-        emit({
-          type: "data-guard",
-          data: { kind: "loop_guard", tool: expectation.tool, placement: "prefix", text: warning },
-        });
+        emit(
+          dataPart("data-guard", { kind: "loop_guard", tool: expectation.tool, placement: "prefix", text: warning }),
+        );
         emit({ type: "text-start", id: "guard-warning" });
         emit({ type: "text-delta", id: "guard-warning", delta: `\n\n${warning}` });
         emit({ type: "text-end", id: "guard-warning" });
@@ -327,7 +245,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
   } catch (error) {
     if (req.signal.aborted) {
       emit({ type: "abort", reason: "cancelled" });
-      return { status: "cancelled", rounds, usage, modelId: active.id };
+      return { status: "cancelled", rounds, usage, modelId: active.id, ...(lastView ? { view: lastView } : {}) };
     }
     const failure: ModelFailure | undefined = error instanceof RoundFailure ? error.failure : undefined;
     const text = budget.signal.aborted
@@ -377,6 +295,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     });
     transcript = prepared.transcript;
     const messages = prepared.messages;
+    lastView = { system: req.system, messages };
     const called = await callModel({
       models: deps.models,
       active,

@@ -9,7 +9,8 @@ import type { SubagentOutcome, SubagentRunner } from "../ports/subagent";
 import { SUBAGENT_TOOLS, type SubagentName } from "./profiles/definitions";
 import type { NamedModel } from "./model";
 import { runNested } from "./nested";
-import type { TurnDeps, TurnRequest } from "./run-turn";
+import type { RunTurn, TurnDeps, TurnRequest } from "./turn-types";
+import { dataPart } from "../contracts/stream-parts";
 
 const PROMPTS: Record<SubagentName, string> = {
   research:
@@ -25,6 +26,8 @@ const MAX_SUBAGENT_ROUNDS = 8;
 
 /** Builds the runner the delegate tools use in this turn. */
 export function createSubagentRunner(o: {
+  /** The loop each delegation runs (injected: the loop builds this runner). */
+  runTurn: RunTurn;
   request: TurnRequest;
   deps: TurnDeps;
   active: () => NamedModel;
@@ -43,10 +46,10 @@ export function createSubagentRunner(o: {
       if (budget <= 0) return { agent, answer: "", rounds: 0, toolsUsed: [], refused, status: "rounds_exceeded" };
       let text = "";
       const progress = (status: "running" | "done" | "error") =>
-        o.emit({ type: "data-subagent", id: toolCallId, data: { agent, task, text, status } });
+        o.emit(dataPart("data-subagent", { agent, task, text, status }, toolCallId));
       progress("running");
       const marked = { subagent: agent };
-      const nested = await runNested({
+      const nested = await runNested(o.runTurn, {
         parent: o.request,
         parentDeps: o.deps,
         active: o.active(),

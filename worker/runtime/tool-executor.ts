@@ -63,6 +63,19 @@ export interface ExecutorEnv {
   refuse?: (toolName: string) => string | undefined;
   /** Where results over 50,000 characters go (keyed by `spillKey(sessionId, turnId, callId)`). */
   spill: { store: SpillStore | undefined; turnId: string };
+  /** The user's language: an error whose details carry `messages: { zh, en }` is reported in it. */
+  lang?: "zh" | "en";
+}
+
+/** The error's message in `lang` when its details carry one (`details.messages[lang]`). */
+export function localizedMessage(
+  error: { message: string; details?: Record<string, unknown> },
+  lang: "zh" | "en" | undefined,
+): string {
+  const messages = error.details?.messages;
+  if (!lang || typeof messages !== "object" || messages === null) return error.message;
+  const m = (messages as Record<string, unknown>)[lang];
+  return typeof m === "string" && m !== "" ? m : error.message;
 }
 
 /** Splits calls into batches: runs of concurrency-safe calls (≤ 5 each) and single unsafe calls, in order. */
@@ -149,7 +162,7 @@ async function runCall(call: PendingCall, env: ExecutorEnv, signal: AbortSignal)
     const result = await bound.handler(parsed.data, env.deps, { ...env.context, toolCallId, signal });
     ms = Date.now() - started;
     env.log.info("tool_end", { tool: toolName, ok: result.ok, ms });
-    if (!result.ok) return fail(result.error.code, result.error.message);
+    if (!result.ok) return fail(result.error.code, localizedMessage(result.error, env.lang));
     const output = await spillIfLarge(
       result.value,
       spillKey(env.context.sessionId, env.spill.turnId, toolCallId),

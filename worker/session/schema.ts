@@ -75,6 +75,8 @@ export const approvals = sqliteTable("approvals", {
   reason: text("reason"),
   createdAt: integer("created_at", { mode: "number" }).notNull(),
   decidedAt: integer("decided_at", { mode: "number" }),
+  /** Who answered (the signed-in user), for the audit trail. */
+  decidedBy: text("decided_by"),
 });
 
 /** Tools the user allowed "always" for the rest of the session. */
@@ -97,4 +99,15 @@ export const traces = sqliteTable("traces", {
   lines: integer("lines").notNull(),
   bytes: integer("bytes").notNull(),
   updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * The session's audit chain: one sealed entry per turn, notification turn or pipeline step, as the
+ * canonical JSON line that is hashed and exported (bounded by `AUDIT_ENTRY_CHARS`).
+ */
+export const auditEntries = sqliteTable("audit_entries", {
+  seq: integer("seq").primaryKey(),
+  turnId: text("turn_id").notNull(),
+  hash: text("hash").notNull(),
+  line: text("line").notNull(),
 });

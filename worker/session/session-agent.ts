@@ -1,46 +1,70 @@
 /**
- * SessionAgent: one Durable Object per chat session (agents' `Agent`). Wiring only: it owns the
- * session's SQLite (drizzle, migrated at start-up), builds the runtime's ports, runs one turn at a
- * time through `runTurn`, stores every stream event and fans it out to connected clients.
- * Plain public methods are its DO RPC surface.
+ * SessionAgent: one Durable Object per chat session (agents' `Agent`), the host of its turns. It owns
+ * the session's SQLite (drizzle, migrated at start-up), fans stream events out to connected clients,
+ * builds each turn's ports and exposes the DO RPC surface (its plain public methods); the turn
+ * lifecycle itself is `TurnController` (runtime/turn-controller.ts).
  */
 import { Agent } from "agents";
-import type { ModelMessage, UIMessageChunk } from "ai";
 import { drizzle, type DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { consoleSink } from "../console-sink";
-import { loadConfig, type Config } from "../config";
+import { loadConfig } from "../config";
 import type { TurnWatch } from "../contracts/api";
 import { formatId } from "../lib/ids";
 import { createLogger, type Logger } from "../lib/log";
-import { languageOf } from "../runtime/errors";
 import { spillKey } from "../runtime/context/spill";
-import { runTurn, type TurnResult } from "../runtime/run-turn";
-import { ZERO_USAGE } from "../runtime/usage";
-import { runPipeline } from "../runtime/pipeline";
-import type { ApprovalDecision, ApprovalGate } from "../runtime/tool-executor";
-import { withoutReasoning } from "../runtime/transcript";
+import { TurnController, type TurnHost } from "../runtime/turn-controller";
+import { foldChunks, toStored } from "../runtime/turn-replay";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { R2SpillStore } from "../storage/r2-spill-store";
 import type { SessionControl } from "../ports/session-control";
-import { findTool } from "../tools/registry";
 import bundledMigrations from "./migrations/migrations";
 import * as schema from "./schema";
 import { SessionStore } from "./session-store";
+import { createSessionLog } from "./session-log";
 import { learnFromTurn } from "./session-memory";
-import type { DecisionInput, LiveTurn, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
+import type { DecisionInput, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
 import { TraceWriter } from "./trace-writer";
 import { setUpTurn } from "./turn-setup";
 import { recordUsage } from "./usage-recorder";
-import { foldChunks, toStored, unansweredCalls } from "./turn-replay";
 import { sseFrame, TurnHub } from "./turn-hub";
-import { TurnStore, type TurnRow } from "./turn-store";
-import { createApprovalGate } from "./approval-gate";
+import { TurnStore } from "./turn-store";
+import { eq } from "drizzle-orm";
+import type { AuditHead } from "../contracts/audit";
+import { signerFor } from "../http/audit-signer";
+import { AuditLog } from "./audit-log";
+import type { TaskData } from "../contracts/stream-parts";
 
 export type { DecisionInput, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
 
-const DEFAULT_TITLE = "New session";
+/** `AUDIT_KEY` from the settings; a misconfigured deployment signs nothing rather than failing turns. */
+function auditKeyOf(env: Env): string | undefined {
+  try {
+    return loadConfig(env).auditKey;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The settings that shape an answer, recorded in audit entries (never secrets or keys). */
+function auditSettings(env: Env, profile: string | null): Record<string, unknown> {
+  try {
+    const c = loadConfig(env);
+    return {
+      profile,
+      offline: c.model === undefined,
+      fallbackModel: c.fallbackModel?.model ?? null,
+      contextWindow: c.contextWindowOverride ?? null,
+      marketData: c.marketData,
+      idleTimeoutMs: c.idleTimeoutMs,
+      turnTimeoutMs: c.turnTimeoutMs,
+    };
+  } catch {
+    return { profile };
+  }
+}
+
 /** Longest a `watchTurn` long-poll waits before answering "unchanged". */
 const MAX_WATCH_MS = 25_000;
 
@@ -63,8 +87,8 @@ export class SessionAgent extends Agent<Env> {
   private readonly hub = new TurnHub();
   private readonly log: Logger;
   private readonly traces: TraceWriter;
-  private live: LiveTurn | undefined;
-  private nextIdx = 0;
+  private readonly controller: TurnController;
+  private readonly audit: AuditLog;
   /** Long-polls of `watchTurn` waiting for the session's turn state to change. */
   private readonly watchers = new Set<() => void>();
 
@@ -75,10 +99,17 @@ export class SessionAgent extends Agent<Env> {
     this.turns = new TurnStore(this.db);
     this.log = createLogger(consoleSink, { do: "SessionAgent" });
     this.traces = new TraceWriter(env.SPILLS, this.turns, () => this.store.meta()?.id ?? "", this.log);
+    const spills = new R2SpillStore(env.SPILLS);
+    this.audit = new AuditLog(
+      this.db,
+      () => signerFor(auditKeyOf(env)),
+      (ref) => spills.get(ref),
+      this.log,
+    );
+    this.controller = new TurnController(createSessionLog(this.store, this.turns), this.turnHost());
     void ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, bundledMigrations);
-      this.nextIdx = this.turns.nextEventIndex();
-      await this.recoverInterruptedTurn();
+      await this.controller.recover();
     });
   }
 
@@ -94,9 +125,11 @@ export class SessionAgent extends Agent<Env> {
    */
   async snapshotJson(): Promise<string | null> {
     const open = this.turns.openTurn();
-    const folded = open ? await foldChunks(this.chunksOf(open.id)) : undefined;
+    const folded = open ? await foldChunks(this.controller.chunksOf(open.id)) : undefined;
+    await this.audit.settled();
     return this.store.snapshotJson(
       open && folded ? toStored(folded, open.assistantMessageId, { status: open.status }) : undefined,
+      this.audit.head(),
     );
   }
 
@@ -111,6 +144,18 @@ export class SessionAgent extends Agent<Env> {
   async readTrace(turnId?: string): Promise<string | null> {
     const id = turnId ?? this.turns.lastTurn()?.id;
     return id ? this.traces.read(id) : null;
+  }
+
+  /** The audit chain's head (null before the first turn ended), after queued writes. */
+  async auditHead(): Promise<AuditHead | null> {
+    await this.audit.settled();
+    return this.audit.head();
+  }
+
+  /** Audit entries after `afterSeq` (JSON lines, in order), at most `limit`. */
+  async auditLines(afterSeq: number, limit: number): Promise<string[]> {
+    await this.audit.settled();
+    return this.audit.lines(afterSeq, limit).map((r) => r.line);
   }
 
   /** Renames the session. */
@@ -128,9 +173,9 @@ export class SessionAgent extends Agent<Env> {
 
   /** Deletes everything the session holds (a running turn is stopped first). */
   async erase(): Promise<void> {
-    this.live?.controller.abort(new Error("session deleted"));
+    await this.audit.settled();
+    this.controller.abandon();
     this.hub.close();
-    this.live = undefined;
     await this.ctx.storage.deleteAll();
   }
 
@@ -139,45 +184,17 @@ export class SessionAgent extends Agent<Env> {
    * turn of its own — now if the session is idle, else right after the running turn ends.
    */
   async notify(input: { id: string; text: string }): Promise<{ queued: boolean }> {
-    const queued = this.turns.insertNotification(input.id, input.text, Date.now());
-    this.deliverPending();
-    return { queued };
+    return this.controller.notify(input);
   }
 
   /** Shows a background task's progress in the running turn (a `data-task` part updated in place). */
-  async taskProgress(task: { id: string } & Record<string, unknown>): Promise<{ delivered: boolean }> {
-    const live = this.live;
-    if (!live) return { delivered: false };
-    this.emit(live.id, { type: "data-task", id: task.id, data: task });
-    return { delivered: true };
+  async taskProgress(task: TaskData): Promise<{ delivered: boolean }> {
+    return this.controller.progress(task);
   }
 
   /** Starts a turn for the user's message; 409-style failure while another turn is open. */
   async startTurn(input: { text: string; userId: string }): Promise<StartTurnResult> {
-    const meta = this.store.meta();
-    if (!meta) return { ok: false, code: "not_found", message: "session not found" };
-    if (this.live || this.turns.openTurn())
-      return {
-        ok: false,
-        code: "conflict",
-        message: "a turn is already running in this session; wait for it, cancel it or answer its approval",
-      };
-    const now = Date.now();
-    const turnId = newId("t_");
-    const lang = languageOf(input.text);
-    const userMessageId = newId("m_");
-    const assistantMessageId = newId("m_");
-    this.store.appendMessage({ id: userMessageId, role: "user", parts: [{ type: "text", text: input.text }] }, now);
-    this.turns.insertTurn({ id: turnId, status: "running", userMessageId, assistantMessageId, lang, startedAt: now });
-    this.turns.appendModelMessages(turnId, [{ role: "user", content: input.text }]);
-    let title: string | undefined;
-    if (meta.title === DEFAULT_TITLE) {
-      title = input.text.replace(/\s+/g, " ").trim().slice(0, 40);
-      this.store.setTitle(title);
-    }
-    const stream = this.hub.subscribe([], true);
-    this.launch(this.turnRow(turnId), meta.ownerId);
-    return title ? { ok: true, stream, title } : { ok: true, stream };
+    return this.controller.start({ text: input.text });
   }
 
   /** Replays the current (or last) turn's events from index `from`, then follows it live while it runs. */
@@ -186,7 +203,7 @@ export class SessionAgent extends Agent<Env> {
     if (!turn) return this.hub.subscribe([], false);
     const replay = this.turns.eventsOf(turn.id, from).map((e) => sseFrame(e.idx, e.chunk));
     if (turn.status === "awaiting_approval") return this.hub.subscribe(replay, false, false);
-    return this.hub.subscribe(replay, this.live?.id === turn.id);
+    return this.hub.subscribe(replay, this.controller.liveTurnId() === turn.id);
   }
 
   /**
@@ -219,68 +236,19 @@ export class SessionAgent extends Agent<Env> {
     return { key: `${last.id}:${last.status}`, turn: { id: last.id, status: last.status } };
   }
 
+  /** Wakes parked `watchTurn` calls (each re-reads the state and answers only on a change). */
   private wakeWatchers(): void {
     for (const wake of this.watchers) wake(); // each wake removes itself; Set iteration allows that
   }
 
   /** Stops the open turn at once; `{ cancelled: false }` when nothing runs. */
   async cancel(): Promise<{ cancelled: boolean }> {
-    const now = Date.now();
-    if (this.live) {
-      this.turns.denyPending(this.live.id, now);
-      this.live.controller.abort(new Error("cancelled by the user"));
-      return { cancelled: true };
-    }
-    const open = this.turns.openTurn();
-    if (!open) return { cancelled: false };
-    this.turns.denyPending(open.id, now);
-    this.emit(open.id, { type: "abort", reason: "cancelled" });
-    await this.endTurn(open.id, {
-      status: "cancelled",
-      rounds: open.rounds,
-      usage: ZERO_USAGE,
-      modelId: open.modelId ?? "",
-    });
-    return { cancelled: true };
+    return this.controller.cancel();
   }
 
   /** Answers a pending approval; the turn continues (resumed from storage if the DO was evicted). */
-  async decide(approvalId: string, answer: DecisionInput): Promise<{ ok: true } | RpcFailure> {
-    const row = this.turns.approval(approvalId);
-    if (!row) return { ok: false, code: "not_found", message: `approval ${approvalId} not found` };
-    if (row.status !== "pending")
-      return { ok: false, code: "conflict", message: `approval ${approvalId} was already answered (${row.status})` };
-    let decision: ApprovalDecision = answer;
-    if (answer.decision === "edit") {
-      const parsed = findTool(row.toolName)?.spec.input.safeParse(answer.input);
-      if (!parsed?.success) {
-        const why =
-          parsed?.error.issues.map((i) => `${i.path.map(String).join(".") || "(input)"}: ${i.message}`).join("; ") ??
-          "unknown tool";
-        return { ok: false, code: "invalid_input", message: `edited input is not valid for ${row.toolName}: ${why}` };
-      }
-      decision = { decision: "edit", input: parsed.data };
-    }
-    this.turns.decide(approvalId, decision, Date.now());
-    if (decision.decision === "always") this.turns.allowAlways(row.toolName);
-    const waiter = this.live?.waiters.get(approvalId);
-    if (waiter) {
-      this.turns.updateTurn(row.turnId, { status: "running" });
-      waiter(decision);
-      return { ok: true };
-    }
-    const open = this.turns.openTurn();
-    if (!open || open.id !== row.turnId)
-      return { ok: false, code: "conflict", message: "the turn of this approval is no longer open" };
-    const meta = this.store.meta();
-    const chunks = this.chunksOf(open.id);
-    const turnMessages = this.turns
-      .modelMessages()
-      .filter((m) => m.turnId === open.id)
-      .map((m) => m.message);
-    this.turns.updateTurn(open.id, { status: "running" });
-    this.launch(open, meta?.ownerId ?? "", unansweredCalls(turnMessages, chunks));
-    return { ok: true };
+  async decide(approvalId: string, answer: DecisionInput, by?: string): Promise<{ ok: true } | RpcFailure> {
+    return this.controller.decide(approvalId, answer, by);
   }
 
   private sessionControl(sessionId: string): SessionControl {
@@ -293,232 +261,76 @@ export class SessionAgent extends Agent<Env> {
     };
   }
 
-  /** Reports the oldest pending notification when no turn is open. */
-  private deliverPending(): void {
-    const meta = this.store.meta();
-    if (!meta || this.live || this.turns.openTurn()) return;
-    const next = this.turns.nextNotification();
-    if (!next) return;
-    const now = Date.now();
-    this.turns.markDelivered(next.id, now);
-    const turnId = newId("t_");
-    const userMessageId = newId("m_");
-    const content = `[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification id="${next.id}">\n${next.text}\n</task-notification>\nReport this result to the user briefly.`;
-    this.store.appendMessage(
-      {
-        id: userMessageId,
-        role: "user",
-        parts: [{ type: "text", text: next.text }],
-        metadata: { kind: "notification", taskId: next.id },
+  /** The DO's side of its turns: streaming, keep-alive, traces, set-up over the bindings, after-turn work. */
+  private turnHost(): TurnHost {
+    return {
+      log: this.log,
+      now: Date.now,
+      newId,
+      broadcast: (idx, chunk) => {
+        this.hub.broadcast(sseFrame(idx, chunk));
+        this.wakeWatchers();
       },
-      now,
-    );
-    this.turns.insertTurn({
-      id: turnId,
-      status: "running",
-      userMessageId,
-      assistantMessageId: newId("m_"),
-      lang: languageOf(next.text),
-      startedAt: now,
-    });
-    this.turns.appendModelMessages(turnId, [{ role: "user", content }]);
-    this.launch(this.turnRow(turnId), meta.ownerId);
-    this.emit(turnId, { type: "data-notification", data: { taskId: next.id, text: next.text } });
-  }
-
-  private turnRow(id: string): TurnRow {
-    const row = this.turns.lastTurn();
-    if (!row || row.id !== id) throw new Error(`turn ${id} is not the last turn`);
-    return row;
-  }
-
-  private chunksOf(turnId: string): UIMessageChunk[] {
-    return this.turns.eventsOf(turnId).map((e) => JSON.parse(e.chunk) as UIMessageChunk);
-  }
-
-  private emit(turnId: string, chunk: UIMessageChunk): void {
-    const idx = this.nextIdx++;
-    const json = JSON.stringify(chunk);
-    this.turns.appendEvent(idx, turnId, json);
-    this.hub.broadcast(sseFrame(idx, json));
-    this.wakeWatchers();
-  }
-
-  /** The model's transcript: messages after the compaction summary (reasoning kept only for this turn). */
-  private history(turnId: string): { history: ModelMessage[]; summary?: { text: string; coveredCount: number } } {
-    const rows = this.turns.modelMessages();
-    const all = rows.map((r) => (r.turnId === turnId ? r.message : (withoutReasoning([r.message])[0] ?? r.message)));
-    const meta = this.store.meta();
-    const covered = Math.min(meta?.compactedThrough ?? 0, all.length);
-    if (!meta?.compactionSummary || covered === 0) return { history: all };
-    return { history: all.slice(covered), summary: { text: meta.compactionSummary, coveredCount: covered } };
-  }
-
-  private gate(turnId: string, live: LiveTurn): ApprovalGate {
-    return createApprovalGate(this.turns, turnId, live, {
-      // Waiting for a person may take long: end the open streams (clients reconnect with
-      // stream?from=N after answering) and let the DO idle; the approval survives eviction.
-      pause: () => {
+      subscribe: () => this.hub.subscribe([], true),
+      pauseStreams: () => {
         this.hub.pause();
         this.wakeWatchers();
-        void this.traces.flush(turnId, live);
-        this.letSleep(live);
       },
-      resume: () => void this.holdAwake(live),
-    });
-  }
-
-  private launch(turn: TurnRow, userId: string, resume?: ReturnType<typeof unansweredCalls>): void {
-    const config = loadConfig(this.env);
-    const live: LiveTurn = {
-      id: turn.id,
-      controller: new AbortController(),
-      waiters: new Map(),
-      awake: false,
-      release: undefined,
-      trace: [],
-      tracePrefix: resume ? this.traces.earlier(turn.id) : Promise.resolve(""),
-    };
-    this.live = live;
-    void this.holdAwake(live);
-    const log = this.log.child({ sessionId: this.store.meta()?.id ?? "", turnId: turn.id });
-    // The stream's first byte goes out now; prompt and tool set-up (D1 reads) follow.
-    if (!resume) this.emit(turn.id, { type: "start", messageId: turn.assistantMessageId });
-    const run = this.runLoop(turn, userId, live, config, log, resume)
-      .then((result) => this.endTurn(turn.id, result))
-      .finally(() => this.letSleep(live))
-      .catch(async (error: unknown) => {
-        log.error("turn_crashed", { error });
-        this.emit(turn.id, { type: "error", errorText: "internal error: the turn stopped unexpectedly" });
-        await this.endTurn(turn.id, {
-          status: "error",
-          rounds: 0,
-          usage: ZERO_USAGE,
-          modelId: "",
-          error: "internal error: the turn stopped unexpectedly",
-        });
-      });
-    void run;
-  }
-
-  /** Sets the turn up from the session's profile and runs it (loop or pipeline). */
-  private async runLoop(
-    turn: TurnRow,
-    userId: string,
-    live: LiveTurn,
-    config: Config,
-    log: Logger,
-    resume?: ReturnType<typeof unansweredCalls>,
-  ): Promise<TurnResult> {
-    const meta = this.store.meta();
-    const sessionId = meta?.id ?? "";
-    const { req, deps, profile } = await setUpTurn({
-      env: this.env,
-      config,
-      log,
-      sessionId,
-      userId,
-      profile: meta?.profile ?? null,
-      turn,
-      transcript: this.history(turn.id),
-      signal: live.controller.signal,
-      resume,
-      host: {
-        gate: this.gate(turn.id, live),
-        emit: (chunk) => this.emit(turn.id, chunk),
-        onMessages: (messages) => this.turns.appendModelMessages(turn.id, messages),
-        onCompaction: (state) => this.store.setCompaction(state.summary, state.coveredCount),
-        trace: this.traces.sink(live),
-        now: Date.now,
-        newId: () => newId("a_"),
-        sleep,
-        session: this.sessionControl(sessionId),
-        waitUntil: (work) => this.ctx.waitUntil(work),
+      closeStreams: () => {
+        this.hub.close();
+        this.wakeWatchers();
       },
-    });
-    return profile.runtime === "pipeline" && !resume ? runPipeline(req, deps, profile.steps) : runTurn(req, deps);
-  }
-
-  /** Keeps the DO from idling out while a turn works (agents' alarm heartbeat). */
-  private async holdAwake(live: LiveTurn): Promise<void> {
-    live.awake = true;
-    if (live.release) return;
-    const release = await this.keepAlive();
-    // The turn may have paused or ended while the heartbeat was being set up.
-    if (live.release || !live.awake) release();
-    else live.release = release;
-  }
-
-  private letSleep(live: LiveTurn): void {
-    live.awake = false;
-    live.release?.();
-    live.release = undefined;
-  }
-
-  private async endTurn(turnId: string, result: TurnResult): Promise<void> {
-    const now = Date.now();
-    const row = this.turns.lastTurn();
-    this.turns.updateTurn(turnId, {
-      status: result.status,
-      rounds: result.rounds,
-      modelId: result.modelId || null,
-      error: result.error ?? null,
-      endedAt: now,
-    });
-    this.store.addUsage(result.usage);
-    const ownerId = this.store.meta()?.ownerId;
-    if (ownerId) await recordUsage(createDb(this.env.DB), ownerId, now, result, this.log);
-    const folded = await foldChunks(this.chunksOf(turnId));
-    if (folded && row) {
-      // The diagnosis stays with a failed turn, so a reload still shows what went wrong.
-      const metadata = result.error ? { status: result.status, error: result.error } : { status: result.status };
-      this.store.appendMessage(toStored(folded, row.assistantMessageId, metadata), now);
-    }
-    // Long-term memory learns from the stored turn after the answer, never delaying it.
-    if (ownerId && row)
-      this.ctx.waitUntil(
+      keepAlive: () => this.keepAlive(),
+      waitUntil: (work) => this.ctx.waitUntil(work),
+      traces: this.traces,
+      setUp: (o) =>
+        setUpTurn({
+          env: this.env,
+          config: loadConfig(this.env),
+          log: o.log,
+          sessionId: o.sessionId,
+          userId: o.userId,
+          profile: o.profile,
+          turn: o.turn,
+          transcript: o.transcript,
+          signal: o.signal,
+          resume: o.resume,
+          host: {
+            ...o.hooks,
+            now: Date.now,
+            newId: () => newId("a_"),
+            sleep,
+            session: this.sessionControl(o.sessionId),
+            waitUntil: (work) => this.ctx.waitUntil(work),
+          },
+        }),
+      seal: (o) =>
+        this.audit.record({
+          sessionId: o.sessionId,
+          ownerId: o.ownerId,
+          turn: {
+            id: o.turnId,
+            userMessageId: o.userMessageId,
+            startedAt:
+              this.db.select().from(schema.turns).where(eq(schema.turns.id, o.turnId)).get()?.startedAt ?? o.endedAt,
+          },
+          endedAt: o.endedAt,
+          status: o.result.status,
+          modelId: o.result.modelId,
+          usage: { ...o.result.usage },
+          settings: auditSettings(this.env, o.profile),
+          chunks: o.chunks,
+          view: o.result.view,
+        }),
+      recordUsage: (ownerId, now, result) => recordUsage(createDb(this.env.DB), ownerId, now, result, this.log),
+      learn: (o) =>
         learnFromTurn({
           d1: this.env.DB,
           sessionDb: this.db,
           config: loadConfig(this.env),
           log: this.log,
-          ownerId,
-          sessionId: this.store.meta()?.id ?? "",
-          userMessageId: row.userMessageId,
-          assistant: folded ? toStored(folded, row.assistantMessageId) : undefined,
-          answered: result.status === "done",
+          ...o,
         }),
-      );
-    if (this.live?.id === turnId) {
-      await this.traces.flush(turnId, this.live);
-      this.live = undefined;
-    }
-    this.hub.close();
-    this.wakeWatchers();
-    this.log.info("turn_end", { turnId, status: result.status, rounds: result.rounds, model: result.modelId });
-    this.deliverPending();
-  }
-
-  /** After eviction or a crash: a turn waiting for approval stays resumable; any other open turn is closed with an error. */
-  private async recoverInterruptedTurn(): Promise<void> {
-    const open = this.turns.openTurn();
-    if (!open) return;
-    if (this.turns.pendingApprovals(open.id).length > 0) {
-      this.turns.updateTurn(open.id, { status: "awaiting_approval" });
-      return;
-    }
-    const text =
-      open.lang === "zh"
-        ? "本轮在服务器重启时中断，请重新发送。"
-        : "This turn was interrupted by a server restart; please send it again.";
-    this.emit(open.id, { type: "error", errorText: text });
-    this.emit(open.id, { type: "finish", finishReason: "error" });
-    await this.endTurn(open.id, {
-      status: "error",
-      rounds: open.rounds,
-      usage: ZERO_USAGE,
-      modelId: open.modelId ?? "",
-      error: "interrupted",
-    });
+    };
   }
 }

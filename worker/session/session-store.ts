@@ -5,6 +5,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import type { SessionDetail, StoredUIMessage } from "../contracts/api";
+import type { AuditHead } from "../contracts/audit";
 import * as schema from "./schema";
 
 type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
@@ -111,7 +112,7 @@ export class SessionStore {
    * rows are spliced in as stored (already JSON) instead of parsed and re-serialised: a session
    * with 10,000 messages loads in one pass. `extra` is appended (an open turn's folded message).
    */
-  snapshotJson(extra?: StoredUIMessage): string | null {
+  snapshotJson(extra?: StoredUIMessage, audit?: AuditHead | null): string | null {
     const meta = this.meta();
     if (!meta) return null;
     const rows = this.db
@@ -147,6 +148,7 @@ export class SessionStore {
         cacheWriteTokens: meta.cacheWriteTokens,
         costUsd: meta.costMicros / 1_000_000,
       },
+      audit: audit ?? null,
     };
     return `${JSON.stringify(head).slice(0, -1)},"messages":[${messages.join(",")}]}`;
   }

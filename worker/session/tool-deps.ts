@@ -5,6 +5,7 @@
  */
 import { backgroundPortFor } from "../background/background-port";
 import type { Config } from "../config";
+import { DohResolver } from "../http/doh-resolver";
 import { FetchWebClient } from "../http/fetch-web-client";
 import { createMarketData } from "../market/create-market-data";
 import type { SessionControl } from "../ports/session-control";
@@ -34,7 +35,11 @@ export function createToolDeps(env: Env, config: Config, wiring: ToolDepsWiring)
     market: createMarketData({ db: env.DB, config, fetch: realFetch }),
     portfolio: new D1PortfolioStore(createDb(env.DB)),
     background: backgroundPortFor(env),
-    web: new FetchWebClient({ fetch: realFetch }),
+    // local mode runs on someone's machine, where fetch reaches its loopback and LAN: resolve names first.
+    web: new FetchWebClient({
+      fetch: realFetch,
+      ...(config.authMode === "local" ? { resolver: new DohResolver({ fetch: realFetch }) } : {}),
+    }),
     files: new R2Workspace(env.SPILLS),
   };
 }

@@ -3,7 +3,7 @@ import { redactSecrets } from "../lib/redact";
 import type { Logger } from "../lib/log";
 import type { TraceEvent } from "../runtime/trace";
 import { R2SpillStore } from "../storage/r2-spill-store";
-import type { LiveTurn } from "./session-types";
+import type { LiveTurn } from "../runtime/live-turn";
 import type { TurnStore } from "./turn-store";
 
 /** Writes and reads a session's traces. */

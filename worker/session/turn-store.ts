@@ -152,7 +152,7 @@ export class TurnStore {
   }
 
   /** Stores the user's decision (and "always" for the rest of the session). */
-  decide(id: string, decision: ApprovalDecision, now: number): void {
+  decide(id: string, decision: ApprovalDecision, now: number, by: string | null = null): void {
     this.db
       .update(schema.approvals)
       .set({
@@ -160,6 +160,7 @@ export class TurnStore {
         editedInput: decision.decision === "edit" ? (decision.input ?? null) : null,
         reason: decision.decision === "deny" ? (decision.reason ?? null) : null,
         decidedAt: now,
+        decidedBy: by,
       })
       .where(eq(schema.approvals.id, id))
       .run();

@@ -1,6 +1,6 @@
 /** Adds a finished turn's usage to the owner's daily totals in D1 (`GET /api/usage`). */
 import type { Logger } from "../lib/log";
-import type { TurnResult } from "../runtime/run-turn";
+import type { TurnResult } from "../runtime/turn-types";
 import type { Db } from "../storage/db";
 import { D1UsageRepo } from "../storage/usage-repo";
 

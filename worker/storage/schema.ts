@@ -122,6 +122,8 @@ export const shares = sqliteTable(
     sessionId: text("session_id").notNull(),
     createdAt: integer("created_at", { mode: "number" }).notNull(),
     expiresAt: integer("expires_at", { mode: "number" }),
+    /** The link also exposes the session's audit export (its creator ticked the box). */
+    exposeAudit: integer("expose_audit", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("shares_owner").on(t.ownerId, t.createdAt)],
 );
@@ -293,4 +295,21 @@ export const memories = sqliteTable(
     uniqueIndex("memories_owner_dedupe").on(t.ownerId, t.type, t.content, t.codes),
     index("memories_owner_type_updated").on(t.ownerId, t.type, t.updatedAt),
   ],
+);
+
+/**
+ * A deleted session's audit tombstone: the head hash and length of its chain when it was deleted, so a
+ * deletion is visible and an earlier export can still be compared with what existed.
+ */
+export const auditTombstones = sqliteTable(
+  "audit_tombstones",
+  {
+    sessionId: text("session_id").primaryKey(),
+    ownerId: text("owner_id").notNull(),
+    headHash: text("head_hash").notNull(),
+    entries: integer("entries").notNull(),
+    signed: integer("signed", { mode: "boolean" }).notNull(),
+    deletedAt: integer("deleted_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("audit_tombstones_owner").on(t.ownerId, t.deletedAt)],
 );

@@ -16,6 +16,8 @@ export interface LiveShare {
   ownerId: string;
   sessionId: string;
   expiresAt: number | null;
+  /** The link exposes the session's audit export. */
+  exposeAudit: boolean;
 }
 
 /** Share links in D1. */
@@ -31,13 +33,14 @@ export class D1Shares {
       sessionId: entry.sessionId,
       createdAt: entry.now,
       expiresAt: entry.expiresAt,
+      exposeAudit: entry.exposeAudit,
     });
   }
 
   /** The live (unrevoked, unexpired) share with this token hash, or null. */
   async findLive(tokenHash: string, now: number): Promise<LiveShare | null> {
     const row = await this.db.query.shares.findFirst({
-      columns: { id: true, ownerId: true, sessionId: true, expiresAt: true },
+      columns: { id: true, ownerId: true, sessionId: true, expiresAt: true, exposeAudit: true },
       where: and(eq(shares.tokenHash, tokenHash), or(isNull(shares.expiresAt), gt(shares.expiresAt, now))),
     });
     return row ?? null;

@@ -94,7 +94,7 @@ describe("offline intents", () => {
   ];
 
   it("extracts codes, tickers and names", () => {
-    expect(extractSymbol("分析一下 sh600519 的走势")).toBe("600519");
+    expect(extractSymbol("分析一下 sh600519 的走势")).toBe("SH.600519");
     expect(extractSymbol("analyze AAPL please")).toBe("AAPL");
     expect(extractSymbol("analyze the S&P 500")).toBe("US.SPX");
     expect(extractSymbol("分析 SIM.0001")).toBe("SIM.0001");
@@ -178,6 +178,47 @@ describe("trace redaction", () => {
       headers: { cookie: "[redacted]", "x-auth-token": "[redacted]" },
       password: "[redacted]",
     });
+  });
+
+  it("keeps usage figures: keys that merely contain 'token' are not credentials", async () => {
+    const { redactSecrets } = await import("../../../worker/lib/redact");
+    const usage = {
+      inputTokens: 1200,
+      outputTokens: 340,
+      totalTokens: 1540,
+      reasoningTokens: 0,
+      cachedInputTokens: 10,
+    };
+    expect(redactSecrets({ type: "usage", usage })).toEqual({ type: "usage", usage });
+  });
+
+  it("redacts secrets by value in free text, wherever they appear", async () => {
+    const { redactSecrets } = await import("../../../worker/lib/redact");
+    const key = "sk-proj-AbCdEf0123456789xyzXYZ";
+    const out = JSON.stringify(
+      redactSecrets({
+        text: `my api_key is ${key}, keep it`,
+        note: "use api_key=abc123def456&x=1 and curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig_sig_sig_sig'",
+        url: "https://alice:hunter2pass@db.example.com/x?token=t0k3n_value",
+        spoken: "the password is correct-horse",
+        ours: "wk_0123456789abcdefghjkmnpqrstvwxyz",
+        args: [{ input: `{"query":"${key}"}` }],
+        plain: "Volume rose 3x on 2024-06-03; token budget fine",
+      }),
+    );
+    for (const secret of [
+      key,
+      "abc123def456",
+      "eyJhbGciOiJIUzI1NiJ9",
+      "hunter2pass",
+      "t0k3n_value",
+      "correct-horse",
+      "wk_0123456789",
+    ])
+      expect(out, secret).not.toContain(secret);
+    expect(out).toContain("alice:[redacted]@db.example.com");
+    expect(out).toContain("Bearer [redacted]");
+    expect(out).toContain("Volume rose 3x on 2024-06-03; token budget fine");
   });
 });
 

@@ -1,6 +1,12 @@
 /** The web_fetch destination policy: IP literals in every spelling, IPv6 forms, local names, schemes. */
 import { describe, expect, it } from "vitest";
-import { checkDestination, classifyHost, parseIPv4, parseIPv6 } from "../../../worker/lib/url-policy";
+import {
+  checkDestination,
+  checkResolvedAddresses,
+  classifyHost,
+  parseIPv4,
+  parseIPv6,
+} from "../../../worker/lib/url-policy";
 
 /** What the policy says about a URL as the WHATWG parser hands it over. */
 function verdict(raw: string, allow: string[] = []): string {
@@ -70,6 +76,21 @@ describe("IPv6 literals", () => {
     ["[ff02::1]", "reserved"],
     ["[2001:db8::1]", "reserved"],
     ["[2606:4700:4700::1111]", "public"],
+    // Every form that embeds an IPv4 address is judged by that address.
+    ["[::ffff:0:127.0.0.1]", "loopback"], // IPv4-translated ::ffff:0:0:0/96
+    ["[::ffff:0:7f00:1]", "loopback"],
+    ["[::ffff:0:a00:1]", "private"],
+    ["[::127.0.0.1]", "loopback"], // IPv4-compatible
+    ["[::a00:1]", "private"],
+    ["[64:ff9b::127.0.0.1]", "loopback"], // NAT64 well-known prefix
+    ["[64:ff9b::808:808]", "public"],
+    ["[64:ff9b:1::a00:1]", "private"], // NAT64 local-use
+    ["[2002:7f00:1::]", "loopback"], // 6to4
+    ["[2002:c0a8:101::1]", "private"],
+    ["[2001:0:7f00:1::]", "loopback"], // Teredo, server 127.0.0.1
+    ["[2001:0:4136:e378:8000:63bf:f5ff:fffe]", "private"], // Teredo, client 10.0.0.1 (inverted)
+    ["[2001:0:4136:e378:8000:63bf:3fff:fdd2]", "reserved"], // Teredo with public ends: still not a host to fetch
+    ["[2606:4700::5efe:7f00:1]", "loopback"], // ISATAP interface id
   ])("%s is %s", (host, kind) => {
     expect(classifyHost(host)).toBe(kind);
   });
@@ -86,6 +107,11 @@ describe("names", () => {
     ["example.com", "public"],
     ["0xproject.org", "public"],
     ["1e100.net", "public"],
+    ["127.0.0.1.nip.io", "loopback"],
+    ["10-0-0-1.sslip.io", "loopback"],
+    ["localtest.me", "loopback"],
+    ["a.lvh.me", "loopback"],
+    ["notnip.io", "public"],
   ])("%s is %s", (host, kind) => {
     expect(classifyHost(host)).toBe(kind);
   });
@@ -103,6 +129,9 @@ describe("checkDestination on parsed URLs", () => {
       "http://017700000001/",
       "http://localhost:8787/",
       "http://[::ffff:127.0.0.1]/",
+      "http://[::ffff:0:127.0.0.1]/",
+      "http://127.0.0.1.nip.io/",
+      "http://localtest.me/",
       "http://db.internal/",
     ])
       expect(verdict(u), u).toBe("forbidden");
@@ -124,5 +153,16 @@ describe("checkDestination on parsed URLs", () => {
     expect(verdict("http://127.0.0.1:9999/x", ["127.0.0.1:9999"])).toBe("ok");
     expect(verdict("http://127.0.0.1:9998/x", ["127.0.0.1:9999"])).toBe("forbidden");
     expect(verdict("http://10.0.0.1/", ["127.0.0.1:9999"])).toBe("forbidden");
+  });
+});
+
+describe("resolved addresses", () => {
+  it("refuses a name when any address it resolves to is not public", () => {
+    expect(checkResolvedAddresses("a.example", ["93.184.216.34", "2606:2800:220:1::1"]).ok).toBe(true);
+    for (const set of [["127.0.0.1"], ["93.184.216.34", "10.1.2.3"], ["::1"], ["::ffff:0:7f00:1"], ["garbage"]]) {
+      const r = checkResolvedAddresses("a.example", set);
+      expect(r.ok, set.join()).toBe(false);
+      if (!r.ok) expect(r.error.code).toBe("forbidden");
+    }
   });
 });

@@ -149,3 +149,45 @@ describe("htmlToText", () => {
     );
   });
 });
+
+describe("web_fetch with name resolution (local mode)", () => {
+  const signal = new AbortController().signal;
+  const opts = { maxBytes: 1000, timeoutMs: 1000, signal };
+  function client(addresses: Record<string, string[]>) {
+    const requested: string[] = [];
+    const fetchImpl = (async (input: RequestInfo | URL) => {
+      requested.push(String(input));
+      return new Response("hi", { headers: { "content-type": "text/plain" } });
+    }) as typeof fetch;
+    const resolver = {
+      resolve: async (host: string) => {
+        const a = addresses[host];
+        return a
+          ? ({ ok: true, value: a } as const)
+          : ({ ok: false, error: { code: "upstream_unavailable", message: "offline" } } as const);
+      },
+    };
+    return { web: new FetchWebClient({ fetch: fetchImpl, resolver }), requested };
+  }
+
+  it("refuses a name that resolves to loopback or a private address, before any request", async () => {
+    const { web, requested } = client({
+      "evil.example": ["93.184.216.34", "127.0.0.1"],
+      "lan.example": ["192.168.1.5"],
+    });
+    for (const url of ["http://evil.example/", "http://lan.example/x"]) {
+      const r = await web.fetchOnce(url, opts);
+      expect(r.ok ? "ok" : r.error.code, url).toBe("forbidden");
+    }
+    expect(requested).toEqual([]);
+  });
+
+  it("refuses a name it cannot resolve (fails closed) and fetches a public one", async () => {
+    const { web, requested } = client({ "example.com": ["93.184.216.34"] });
+    const unknown = await web.fetchOnce("http://unresolvable.example/", opts);
+    expect(unknown.ok ? "ok" : unknown.error.code).toBe("forbidden");
+    const fine = await web.fetchOnce("http://example.com/", opts);
+    expect(fine.ok).toBe(true);
+    expect(requested).toEqual(["http://example.com/"]);
+  });
+});

@@ -53,4 +53,20 @@ describe("isLoopback", () => {
     expect(["127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1"].every(isLoopback)).toBe(true);
     expect(["10.0.0.1", "203.0.113.9", "::ffff:10.0.0.1", "1270.0.0.1"].some(isLoopback)).toBe(false);
   });
+
+  it("parses the whole address: a 127. prefix alone is not loopback", () => {
+    for (const ip of [
+      "127.evil",
+      "127.",
+      "127.0.0.1.example.com",
+      "127.0.0.256",
+      "0177.0.0.1",
+      "127.1",
+      "::ffff:127.evil",
+      "",
+    ])
+      expect(isLoopback(ip), ip).toBe(false);
+    expect(isLoopback("[::1]")).toBe(true);
+    expect(isLoopback("::ffff:7f00:1")).toBe(true);
+  });
 });

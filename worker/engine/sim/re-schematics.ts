@@ -1,6 +1,6 @@
 /**
  * Re-accumulation and re-distribution: trading ranges that pause a trend without a climax. An
- * uptrend tops out on ordinary volume, reacts (the AR sets support), tests support on lighter volume,
+ * uptrend tops out on ordinary volume, reacts on lighter volume than the advance (the AR sets support), tests support on lighter volume,
  * may shake out below it, and breaks out (SOS, LPS/BU, markup); re-distribution mirrors it.
  */
 import { accSecondaryTest, breakoutToMarkup, springAndTest } from "./accumulation";
@@ -31,7 +31,7 @@ export function reaccumulation(c: Ctx): void {
   const R = highOf(c, top);
   const kAr = intBetween(rng, 4, 8);
   const depth = uniform(rng, 0.09, 0.14) * Math.sqrt(scale);
-  b.path(R * (1 - depth), kAr, { maxHigh: R * 0.99, volMul: 1.25, spreadMul: 1.2, calm: true });
+  b.path(R * (1 - depth), kAr, { maxHigh: R * 0.99, volMul: 0.8, spreadMul: 1.2, calm: true });
   const ar = argMinLow(c, top + 1, top + kAr);
   label(c, "AR", ar, "down");
   const S = lowOf(c, ar);
@@ -76,7 +76,7 @@ export function redistribution(c: Ctx): void {
   const S = lowOf(c, bottom);
   const kAr = intBetween(rng, 4, 8);
   const rise = uniform(rng, 0.1, 0.16) * Math.sqrt(scale);
-  b.path(S * (1 + rise), kAr, { minLow: S * 1.01, volMul: 1.25, spreadMul: 1.2, calm: true });
+  b.path(S * (1 + rise), kAr, { minLow: S * 1.01, volMul: 0.8, spreadMul: 1.2, calm: true });
   const ar = argMaxHigh(c, bottom + 1, bottom + kAr);
   label(c, "AR", ar);
   const R = highOf(c, ar);

@@ -11,6 +11,7 @@ import { withMemories } from "../transcript";
 import { compactIfNeeded, viewOf, type Summarize, type Transcript } from "./compaction";
 import { fitToBudget, shrinkStaleResults } from "./shrink";
 import { requestTokens } from "./tokens";
+import { dataPart } from "../../contracts/stream-parts";
 
 /** Tokens kept free for the model's answer when fitting an oversized view. */
 export const OUTPUT_RESERVE_TOKENS = 4_096;
@@ -51,21 +52,26 @@ export async function prepareView(o: ViewInput): Promise<{ transcript: Transcrip
     transcript = outcome.transcript;
     o.onCompaction({ summary: transcript.summary ?? "", coveredCount: transcript.coveredCount });
     const { transcript: _, kind: __, ...figures } = outcome;
-    o.emit({ type: "data-compaction", data: { round, window, ...figures } });
+    o.emit(dataPart("data-compaction", { round, window, ...figures }));
     o.trace?.({ type: "compaction", round, detail: { window, ...figures } });
   } else if (outcome.kind === "failed") {
     if (o.signal.aborted) throw o.signal.reason;
     o.log.warn("compaction_failed", { reason: outcome.reason });
-    o.emit({
-      type: "data-compaction",
-      data: { round, window, failed: true, reason: outcome.reason, tokensBefore: outcome.tokensBefore },
-    });
+    o.emit(
+      dataPart("data-compaction", {
+        round,
+        window,
+        failed: true,
+        reason: outcome.reason,
+        tokensBefore: outcome.tokensBefore,
+      }),
+    );
   }
   const { question, block } = o.memory;
   const base = viewOf(transcript, o.lang).map((m) => (m === question && block ? withMemories(m, block) : m));
   const view = round > 1 ? shrinkStaleResults(base, o.keysOf) : base;
   const budget = window - requestTokens(o.system, o.tools, []) - OUTPUT_RESERVE_TOKENS;
   const fitted = fitToBudget(view, budget);
-  if (fitted.cut > 0) o.emit({ type: "data-compaction", data: { round, window, truncatedMessages: fitted.cut } });
+  if (fitted.cut > 0) o.emit(dataPart("data-compaction", { round, window, truncatedMessages: fitted.cut }));
   return { transcript, messages: fitted.messages };
 }

@@ -1,32 +1,14 @@
 /**
  * Handler of `analyze_stock`: `price` mode returns recent bars; `diagnose` runs the engine over up to
- * 500 bars (with the market's benchmark index when available) and, given a cost, the position
+ * 500 bars with the market's benchmark index (symbol-analysis.ts: the one health computation) and, given a cost, the position
  * diagnosis. The source block says where the bars came from.
  */
 import type { Bar } from "../../contracts/analysis";
-import type { SymbolInfo } from "../../contracts/market";
-import { analyze } from "../../engine/analyze";
 import { ok } from "../../lib/result";
-import type { MarketData } from "../../ports/market-data";
 import type { ToolHandler } from "../bind";
 import type { analyzeStockSpec } from "../specs/analyze-stock";
 import { brief, pctChange, priceRows } from "./market-stats";
-
-const DIAGNOSE_BARS = 500;
-
-function benchmarkId(s: SymbolInfo): string | null {
-  if (s.kind === "index") return null;
-  if (s.market === "SIM") return "SIM.IDX1";
-  if (s.market === "CN") return "SH.000001";
-  return "US.SPX";
-}
-
-async function benchmarkBars(market: MarketData, s: SymbolInfo): Promise<Bar[] | undefined> {
-  const id = benchmarkId(s);
-  if (!id) return undefined;
-  const r = await market.dailyBars(id, { days: DIAGNOSE_BARS, kind: "index" });
-  return r.ok ? r.value.bars : undefined;
-}
+import { analyzeSymbol, ANALYSIS_BARS } from "./symbol-analysis";
 
 function stats(bars: readonly Bar[]) {
   const last = bars[bars.length - 1];
@@ -54,7 +36,7 @@ function stats(bars: readonly Bar[]) {
 
 /** Analyzes one symbol through the MarketData port and the engine. */
 export const analyzeStockHandler: ToolHandler<typeof analyzeStockSpec> = async (input, deps) => {
-  const days = input.mode === "price" ? input.days + 1 : DIAGNOSE_BARS;
+  const days = input.mode === "price" ? input.days + 1 : ANALYSIS_BARS;
   const r = await deps.market.dailyBars(input.code, { days });
   if (!r.ok) return r;
   const { symbol, bars, provenance } = r.value;
@@ -71,14 +53,7 @@ export const analyzeStockHandler: ToolHandler<typeof analyzeStockSpec> = async (
     const window = bars.slice(-input.days);
     return ok({ ...base, data: priceRows(window, bars[bars.length - window.length - 1]) });
   }
-  const benchmark = await benchmarkBars(deps.market, symbol);
-  const result = analyze(bars, {
-    symbol: symbol.id,
-    market: symbol.market === "US" ? "US" : "CN",
-    ...(symbol.board ? { board: symbol.board } : {}),
-    ...(benchmark ? { benchmark } : {}),
-    ...(input.cost > 0 ? { position: { cost: input.cost } } : {}),
-  });
+  const result = await analyzeSymbol(deps.market, symbol, bars, input.cost > 0 ? { cost: input.cost } : undefined);
   if (!result.ok) return ok({ ...base, analysis: null, analysisNote: result.error.message, stats: stats(bars) });
   const { diagnosis, ...analysis } = result.value;
   return ok({

@@ -1,30 +1,27 @@
 /**
- * Handler of `portfolio`: the caller's holdings; `diagnose` runs the engine's position-aware health
- * over each holding in parallel (a few at a time), and a holding whose data fails is reported as
+ * Handler of `portfolio`: the caller's holdings; `diagnose` runs the one health computation
+ * (symbol-analysis.ts, benchmark included) with the position's cost and stop over each holding in parallel (a few at a time), and a holding whose data fails is reported as
  * failed without sinking the others.
  */
 import type { Position } from "../../contracts/portfolio";
-import { analyze } from "../../engine/analyze";
 import { ok } from "../../lib/result";
 import type { MarketData } from "../../ports/market-data";
 import type { ToolHandler } from "../bind";
 import type { HoldingDiagnostic, portfolioSpec } from "../specs/portfolio";
+import { analyzeSymbol, ANALYSIS_BARS } from "./symbol-analysis";
 
-const DIAGNOSE_BARS = 500;
 const PARALLEL = 6;
 
 async function diagnoseHolding(market: MarketData, p: Position): Promise<HoldingDiagnostic> {
   const base = { code: p.code, name: p.name, shares: p.shares, cost: p.cost };
-  const r = await market.dailyBars(p.code, { days: DIAGNOSE_BARS });
+  const r = await market.dailyBars(p.code, { days: ANALYSIS_BARS });
   if (!r.ok) return { ...base, ok: false, error: r.error.message };
   const { symbol, bars, provenance } = r.value;
   const last = bars[bars.length - 1];
   if (!last) return { ...base, ok: false, error: `no bars for ${symbol.id}` };
-  const result = analyze(bars, {
-    symbol: symbol.id,
-    market: symbol.market === "US" ? "US" : "CN",
-    ...(symbol.board ? { board: symbol.board } : {}),
-    position: { cost: p.cost, ...(p.stop !== null && p.stop > 0 ? { stop: p.stop } : {}) },
+  const result = await analyzeSymbol(market, symbol, bars, {
+    cost: p.cost,
+    ...(p.stop !== null && p.stop > 0 ? { stop: p.stop } : {}),
   });
   const marketValue = Math.round(p.shares * last.close * 100) / 100;
   const source = { simulated: provenance.simulated, stale: provenance.stale };
@@ -47,6 +44,7 @@ async function diagnoseHolding(market: MarketData, p: Position): Promise<Holding
     latestDate: last.date,
     marketValue,
     healthScore: health.score,
+    healthGrade: health.grade,
     phase: phase.name,
     ...(diagnosis
       ? {

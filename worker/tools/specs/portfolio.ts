@@ -16,8 +16,11 @@ export const HoldingDiagnostic = z.object({
   latestDate: z.string().optional(),
   pnlPct: z.number().optional(),
   marketValue: z.number().optional(),
+  /** The position's grade: health plus cost, stop and danger/warning signs. */
   grade: HealthGrade.optional(),
+  /** The symbol's health score and grade (the same computation as analyze_stock and the chart page). */
   healthScore: z.number().optional(),
+  healthGrade: HealthGrade.optional(),
   phase: z.string().optional(),
   stop: z.number().optional(),
   stopStatus: z.enum(["ok", "near", "hit"]).optional(),
@@ -34,7 +37,7 @@ export const portfolioSpec = defineToolSpec({
   name: "portfolio",
   title: { zh: "持仓", en: "Portfolio" },
   description:
-    "The user's portfolio. mode=view: free cash and positions (code, name, shares, cost, buy date, stop). mode=diagnose: also each holding's Wyckoff health against its cost and stop (P&L, grade healthy/warning/danger, stop status, phase, reasons), run in parallel. Relay simulated/stale flags. To change holdings use update_portfolio.",
+    "The user's portfolio. mode=view: free cash and positions (code, name, shares, cost, buy date, stop). mode=diagnose: also each holding's Wyckoff health (healthScore/healthGrade, the same as analyze_stock) and its position grade against cost and stop (P&L, grade healthy/warning/danger, stop status, phase, reasons), run in parallel. Relay simulated/stale flags. To change holdings use update_portfolio.",
   input: z.object({ mode: z.enum(["view", "diagnose"]).default("view") }),
   output: z.object({
     mode: z.enum(["view", "diagnose"]),

@@ -1,7 +1,7 @@
 /**
  * Golden outputs for the performance work: the screening map + reduce over fixed seeded universes,
  * backtest results on them, and `analyze()` on schematics and walks. Captured from the
- * straightforward implementation before any optimisation (test/unit/engine/perf-golden.json); the
+ * straightforward implementation before any optimisation (test/golden/engine/perf-golden.json); the
  * equivalence test recomputes them with the current code and demands exact equality.
  */
 import { createHash } from "node:crypto";

@@ -101,25 +101,29 @@ function writeReport(name: string, text: string): string {
 }
 
 describe("engine on synthetic schematics", () => {
-  it("finds each labelled event within ±2 bars across 300 realistic schematics (recall and precision ≥ 0.95 for the goal types)", () => {
-    const n = 300;
-    const e = evaluate(n, "realistic");
-    const table = report(`schematics (${n}, realistic noise; ${KINDS.join(", ")}):`, e, n);
-    const file = writeReport("schematic-recall.txt", table);
-    console.log(table);
-    for (const type of GOAL_TYPES) {
-      const t = e.tallies.get(type);
-      expect(t, `${type} never labelled\n${table}`).toBeDefined();
-      if (!t) continue;
-      const { recall, precision } = rates(t);
-      const why = `${type}: recall ${recall.toFixed(3)} (${t.tp}/${t.tp + t.fn}), precision ${precision.toFixed(3)} (${t.tp}/${t.tp + t.fp}); table in ${file}\n${table}`;
-      expect.soft(recall, why).toBeGreaterThanOrEqual(GOAL);
-      expect.soft(precision, why).toBeGreaterThanOrEqual(GOAL);
-    }
-    expect(e.phaseOk, table).toBeGreaterThanOrEqual(Math.ceil(0.95 * n));
-  });
+  it(
+    "finds each labelled event within ±2 bars across 300 realistic schematics (recall and precision ≥ 0.95 for the goal types)",
+    { timeout: 120_000 },
+    () => {
+      const n = 300;
+      const e = evaluate(n, "realistic");
+      const table = report(`schematics (${n}, realistic noise; ${KINDS.join(", ")}):`, e, n);
+      const file = writeReport("schematic-recall.txt", table);
+      console.log(table);
+      for (const type of GOAL_TYPES) {
+        const t = e.tallies.get(type);
+        expect(t, `${type} never labelled\n${table}`).toBeDefined();
+        if (!t) continue;
+        const { recall, precision } = rates(t);
+        const why = `${type}: recall ${recall.toFixed(3)} (${t.tp}/${t.tp + t.fn}), precision ${precision.toFixed(3)} (${t.tp}/${t.tp + t.fp}); table in ${file}\n${table}`;
+        expect.soft(recall, why).toBeGreaterThanOrEqual(GOAL);
+        expect.soft(precision, why).toBeGreaterThanOrEqual(GOAL);
+      }
+      expect(e.phaseOk, table).toBeGreaterThanOrEqual(Math.ceil(0.95 * n));
+    },
+  );
 
-  it("meets the same goals on clean series (capped quiet volume, no spikes or gaps)", () => {
+  it("meets the same goals on clean series (capped quiet volume, no spikes or gaps)", { timeout: 120_000 }, () => {
     const n = 120;
     const e = evaluate(n, "clean");
     const table = report(`schematics (${n}, clean):`, e, n);

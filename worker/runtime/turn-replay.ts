@@ -5,7 +5,7 @@
  */
 import { readUIMessageStream, type ModelMessage, type UIMessage, type UIMessageChunk } from "ai";
 import type { StoredUIMessage } from "../contracts/api";
-import type { PendingCall, ToolOutcome } from "../runtime/tool-executor";
+import type { PendingCall, ToolOutcome } from "./tool-executor";
 
 /** Folds stored chunks into the UI message a client would hold. */
 export async function foldChunks(chunks: readonly UIMessageChunk[]): Promise<UIMessage | undefined> {

@@ -1,0 +1,60 @@
+/**
+ * The engine on the labelled real episodes (test/fixtures/episodes/, scored by
+ * test/support/episodes.ts) and on the held-out half of the generator's seeds. Floors below are
+ * only ever raised: a change that lowers a figure must fix the engine, never the floor or a label.
+ * With TRUTH_OUT set (`npm run truth`) the figures are also written there as JSON.
+ */
+import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { formatSuite, GROUPS, type Group, scoreSuite, type SuiteScore } from "../../support/episodes";
+import { formatSynthetic, scoreSynthetic, type SyntheticScore } from "../../support/schematics/held-out";
+
+/** Real-suite floors per group (recall, precision); raise them as the engine improves. */
+const REAL_FLOORS: Record<Group, { recall: number; precision: number }> = {
+  "SC/BC": { recall: 0, precision: 0 },
+  AR: { recall: 0, precision: 0 },
+  ST: { recall: 0, precision: 0 },
+  "Spring/UTAD": { recall: 0, precision: 0 },
+  "SOS/SOW": { recall: 0, precision: 0 },
+};
+/** Most wrong-side phases allowed at labelled tops and bottoms (lower only). */
+const SIDE_VIOLATIONS_MAX = 260;
+/** Held-out synthetic floor per goal type. */
+const SYNTH_FLOOR = 0.9;
+
+const out: { real?: SuiteScore; synthetic?: SyntheticScore } = {};
+
+function flush(): void {
+  const file = process.env.TRUTH_OUT;
+  if (file) writeFileSync(file, JSON.stringify(out));
+}
+
+describe("truth: real episodes and held-out synthetic seeds", () => {
+  it("scores the labelled real episodes at or above the floors", { timeout: 300_000 }, () => {
+    const s = scoreSuite();
+    out.real = s;
+    flush();
+    const table = formatSuite(s);
+    expect(s.episodes.length).toBeGreaterThanOrEqual(15);
+    expect(s.total.labels).toBeGreaterThanOrEqual(80);
+    for (const g of GROUPS) {
+      const c = s.byGroup[g];
+      const why = `${g}: recall ${c.recall.toFixed(3)}, precision ${c.precision.toFixed(3)}\n${table}`;
+      expect.soft(c.recall, why).toBeGreaterThanOrEqual(REAL_FLOORS[g].recall);
+      if (c.detected > 0) expect.soft(c.precision, why).toBeGreaterThanOrEqual(REAL_FLOORS[g].precision);
+    }
+    expect(s.sideViolations, table).toBeLessThanOrEqual(SIDE_VIOLATIONS_MAX);
+  });
+
+  it("scores the held-out synthetic seeds at or above the floor", { timeout: 300_000 }, () => {
+    const s = scoreSynthetic("held-out");
+    out.synthetic = s;
+    flush();
+    const table = formatSynthetic(s);
+    for (const r of s.rows) {
+      if (!r.goal) continue;
+      expect.soft(r.recall, `${r.type}\n${table}`).toBeGreaterThanOrEqual(SYNTH_FLOOR);
+      expect.soft(r.precision, `${r.type}\n${table}`).toBeGreaterThanOrEqual(SYNTH_FLOOR);
+    }
+  });
+});

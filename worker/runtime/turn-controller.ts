@@ -1,0 +1,483 @@
+/**
+ * The turn lifecycle of a session, written once: open a turn (for the user's message or a task's
+ * notification), run it (loop or pipeline), let a person decide its approvals, cancel it, end it and
+ * recover it after eviction. The host (the session Durable Object) supplies storage, streaming and
+ * keep-alive through `TurnHost`; the policy lives here.
+ */
+import type { ModelMessage, UIMessageChunk } from "ai";
+import type { StoredUIMessage } from "../contracts/api";
+import type { Logger } from "../lib/log";
+import { findTool } from "../tools/registry";
+import { createApprovalGate } from "./approval-gate";
+import { languageOf, type Lang } from "./errors";
+import type { LiveTurn } from "./live-turn";
+import { runPipeline } from "./pipeline";
+import type { EffectiveProfile } from "./profiles/resolve";
+import { runTurn } from "./run-turn";
+import type { SessionLog, TurnRecord } from "./session-log";
+import type { ApprovalDecision, ApprovalGate } from "./tool-executor";
+import type { TraceEvent } from "./trace";
+import { withoutReasoning } from "./transcript";
+import { foldChunks, toStored, unansweredCalls } from "./turn-replay";
+import type { TurnDeps, TurnRequest, TurnResult } from "./turn-types";
+import { ZERO_USAGE } from "./usage";
+import { dataPart, type TaskData } from "../contracts/stream-parts";
+
+/** The title a session starts with; the first message renames it. */
+export const DEFAULT_TITLE = "New session";
+
+/** Longest title taken from a first message (characters). */
+const TITLE_CHARS = 40;
+
+/** The title a first message gives the session: its text on one line, cut to TITLE_CHARS. */
+export function titleFrom(text: string): string {
+  return text.replace(/\s+/g, " ").trim().slice(0, TITLE_CHARS);
+}
+
+/** What the model reads for a task's notification: marked as system text, never as the user's words. */
+export function notificationPrompt(taskId: string, text: string): string {
+  return `[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification id="${taskId}">\n${text}\n</task-notification>\nReport this result to the user briefly.`;
+}
+
+/** A user's answer to a pending approval, before its edited input is checked. */
+export type DecisionAnswer =
+  | { decision: "allow" | "always" }
+  | { decision: "edit"; input: unknown }
+  | { decision: "deny"; reason?: string };
+
+/** A refusal the RPC surface maps to the error envelope. */
+export interface TurnRefusal {
+  ok: false;
+  code: "not_found" | "conflict" | "invalid_input";
+  message: string;
+}
+
+/** An approval answer with its edited input checked against the tool's input schema. */
+export function checkDecision(toolName: string, answer: DecisionAnswer): ApprovalDecision | TurnRefusal {
+  if (answer.decision !== "edit") return answer;
+  const parsed = findTool(toolName)?.spec.input.safeParse(answer.input);
+  if (!parsed?.success) {
+    const why =
+      parsed?.error.issues.map((i) => `${i.path.map(String).join(".") || "(input)"}: ${i.message}`).join("; ") ??
+      "unknown tool";
+    return { ok: false, code: "invalid_input", message: `edited input is not valid for ${toolName}: ${why}` };
+  }
+  return { decision: "edit", input: parsed.data };
+}
+
+/** The calls a resumed turn still has to answer. */
+export type ResumePoint = ReturnType<typeof unansweredCalls>;
+
+/** What the host hands the controller to set a turn up. */
+export interface TurnSetupRequest {
+  turn: TurnRecord;
+  sessionId: string;
+  userId: string;
+  profile: string | null;
+  transcript: { history: ModelMessage[]; summary?: { text: string; coveredCount: number } };
+  signal: AbortSignal;
+  resume: ResumePoint | undefined;
+  log: Logger;
+  /** The controller's side of the turn: storage and streaming. */
+  hooks: Pick<TurnDeps, "gate" | "emit" | "onMessages" | "onCompaction" | "trace">;
+}
+
+/** What the host supplies: streaming, keep-alive, tracing, turn set-up and the after-turn work. */
+export interface TurnHost {
+  log: Logger;
+  now(): number;
+  newId(prefix: string): string;
+  /** Sends event `idx` to every connected client. */
+  broadcast(idx: number, chunk: string): void;
+  /** A stream following the turn live from its next event. */
+  subscribe(): ReadableStream<Uint8Array>;
+  /** Ends the open streams while the turn waits for a person (clients reconnect after answering). */
+  pauseStreams(): void;
+  /** Ends the open streams (the turn ended). */
+  closeStreams(): void;
+  /** Holds the host awake while a turn works; the returned function releases it. */
+  keepAlive(): Promise<() => void>;
+  waitUntil(work: Promise<unknown>): void;
+  traces: {
+    earlier(turnId: string): Promise<string>;
+    sink(live: LiveTurn): (event: TraceEvent) => void;
+    flush(turnId: string, live: LiveTurn): Promise<void>;
+  };
+  /** Builds the turn's request, ports and profile. */
+  setUp(o: TurnSetupRequest): Promise<{ req: TurnRequest; deps: TurnDeps; profile: EffectiveProfile }>;
+  /** Records the turn's usage for the owner (awaited before the answer is stored). */
+  recordUsage(ownerId: string, now: number, result: TurnResult): Promise<void>;
+  /**
+   * Seals the ended turn into the session's audit chain (run in the background, after the answer; the
+   * host keeps the chain's order). `chunks` are the turn's stream events.
+   */
+  seal(o: {
+    sessionId: string;
+    ownerId: string;
+    profile: string | null;
+    turnId: string;
+    userMessageId: string;
+    endedAt: number;
+    result: TurnResult;
+    chunks: readonly UIMessageChunk[];
+  }): Promise<void>;
+  /** Learns from the stored turn (run in the background, after the answer). */
+  learn(o: {
+    ownerId: string;
+    sessionId: string;
+    userMessageId: string;
+    assistant: StoredUIMessage | undefined;
+    answered: boolean;
+  }): Promise<void>;
+}
+
+/** A user message or a notification to open a turn for. */
+interface TurnOpening {
+  /** The UI message shown for it. */
+  shown: StoredUIMessage;
+  /** What the model reads. */
+  content: string;
+  lang: Lang;
+}
+
+/** One session's turns. */
+export class TurnController {
+  private live: LiveTurn | undefined;
+  private nextIdx = 0;
+
+  constructor(
+    private readonly log: SessionLog,
+    private readonly host: TurnHost,
+  ) {}
+
+  /** At start-up: continue the event index; a turn waiting for approval stays resumable, any other open turn is closed with an error. */
+  async recover(): Promise<void> {
+    this.nextIdx = this.log.nextEventIndex();
+    const open = this.log.openTurn();
+    if (!open) return;
+    if (this.log.pendingApprovals(open.id).length > 0) {
+      this.log.updateTurn(open.id, { status: "awaiting_approval" });
+      return;
+    }
+    const text =
+      open.lang === "zh"
+        ? "本轮在服务器重启时中断，请重新发送。"
+        : "This turn was interrupted by a server restart; please send it again.";
+    this.emit(open.id, { type: "error", errorText: text });
+    this.emit(open.id, { type: "finish", finishReason: "error" });
+    await this.endTurn(open.id, {
+      status: "error",
+      rounds: open.rounds,
+      usage: ZERO_USAGE,
+      modelId: open.modelId ?? "",
+      error: "interrupted",
+    });
+  }
+
+  /** The id of the turn running in this instance, if any. */
+  liveTurnId(): string | undefined {
+    return this.live?.id;
+  }
+
+  /** Stops the running turn without ending it in storage (the session is being deleted). */
+  abandon(): void {
+    this.live?.controller.abort(new Error("session deleted"));
+    this.live = undefined;
+  }
+
+  /** Starts a turn for the user's message; refused while another turn is open. */
+  start(input: { text: string }): { ok: true; stream: ReadableStream<Uint8Array>; title?: string } | TurnRefusal {
+    const meta = this.log.meta();
+    if (!meta) return { ok: false, code: "not_found", message: "session not found" };
+    if (this.busy())
+      return {
+        ok: false,
+        code: "conflict",
+        message: "a turn is already running in this session; wait for it, cancel it or answer its approval",
+      };
+    const title = meta.title === DEFAULT_TITLE ? titleFrom(input.text) : undefined;
+    const opened = this.open({
+      shown: { id: this.host.newId("m_"), role: "user", parts: [{ type: "text", text: input.text }] },
+      content: input.text,
+      lang: languageOf(input.text),
+    });
+    if (title !== undefined) this.log.setTitle(title);
+    const stream = this.host.subscribe();
+    this.launch(opened, meta.ownerId);
+    return title ? { ok: true, stream, title } : { ok: true, stream };
+  }
+
+  /** Records a task's notification once per id, then reports it in a turn of its own when idle. */
+  notify(input: { id: string; text: string }): { queued: boolean } {
+    const queued = this.log.insertNotification(input.id, input.text, this.host.now());
+    this.deliverPending();
+    return { queued };
+  }
+
+  /** Shows a background task's progress in the running turn (a `data-task` part updated in place). */
+  progress(task: TaskData): { delivered: boolean } {
+    const live = this.live;
+    if (!live) return { delivered: false };
+    this.emit(live.id, dataPart("data-task", task, task.id));
+    return { delivered: true };
+  }
+
+  /** Stops the open turn at once; `{ cancelled: false }` when nothing runs. */
+  async cancel(): Promise<{ cancelled: boolean }> {
+    const now = this.host.now();
+    if (this.live) {
+      this.log.denyPending(this.live.id, now);
+      this.live.controller.abort(new Error("cancelled by the user"));
+      return { cancelled: true };
+    }
+    const open = this.log.openTurn();
+    if (!open) return { cancelled: false };
+    this.log.denyPending(open.id, now);
+    this.emit(open.id, { type: "abort", reason: "cancelled" });
+    await this.endTurn(open.id, {
+      status: "cancelled",
+      rounds: open.rounds,
+      usage: ZERO_USAGE,
+      modelId: open.modelId ?? "",
+    });
+    return { cancelled: true };
+  }
+
+  /** Answers a pending approval; the turn continues (resumed from storage if the host was evicted). */
+  decide(approvalId: string, answer: DecisionAnswer, by?: string): { ok: true } | TurnRefusal {
+    const row = this.log.approval(approvalId);
+    if (!row) return { ok: false, code: "not_found", message: `approval ${approvalId} not found` };
+    if (row.status !== "pending")
+      return { ok: false, code: "conflict", message: `approval ${approvalId} was already answered (${row.status})` };
+    const decision = checkDecision(row.toolName, answer);
+    if ("ok" in decision) return decision;
+    this.log.decide(approvalId, decision, this.host.now(), by ?? this.log.meta()?.ownerId ?? null);
+    if (decision.decision === "always") this.log.allowAlways(row.toolName);
+    const waiter = this.live?.waiters.get(approvalId);
+    if (waiter) {
+      this.log.updateTurn(row.turnId, { status: "running" });
+      waiter(decision);
+      return { ok: true };
+    }
+    const open = this.log.openTurn();
+    if (!open || open.id !== row.turnId)
+      return { ok: false, code: "conflict", message: "the turn of this approval is no longer open" };
+    const turnMessages = this.log
+      .modelMessages()
+      .filter((m) => m.turnId === open.id)
+      .map((m) => m.message);
+    this.log.updateTurn(open.id, { status: "running" });
+    this.launch(open, this.log.meta()?.ownerId ?? "", unansweredCalls(turnMessages, this.chunksOf(open.id)));
+    return { ok: true };
+  }
+
+  /** The stored events of a turn, parsed. */
+  chunksOf(turnId: string): UIMessageChunk[] {
+    return this.log.eventsOf(turnId).map((e) => JSON.parse(e.chunk) as UIMessageChunk);
+  }
+
+  private busy(): boolean {
+    return this.live !== undefined || this.log.openTurn() !== undefined;
+  }
+
+  /** Opens a turn: the shown message, the turn row and the model's first message — one place for both kinds. */
+  private open(o: TurnOpening): TurnRecord {
+    const now = this.host.now();
+    const turnId = this.host.newId("t_");
+    this.log.appendMessage(o.shown, now);
+    this.log.insertTurn({
+      id: turnId,
+      status: "running",
+      userMessageId: o.shown.id,
+      assistantMessageId: this.host.newId("m_"),
+      lang: o.lang,
+      startedAt: now,
+    });
+    this.log.appendModelMessages(turnId, [{ role: "user", content: o.content }]);
+    const row = this.log.lastTurn();
+    if (!row || row.id !== turnId) throw new Error(`turn ${turnId} is not the last turn`);
+    return row;
+  }
+
+  /** Reports the oldest pending notification when no turn is open. */
+  private deliverPending(): void {
+    const meta = this.log.meta();
+    if (!meta || this.busy()) return;
+    const next = this.log.nextNotification();
+    if (!next) return;
+    this.log.markDelivered(next.id, this.host.now());
+    const turn = this.open({
+      shown: {
+        id: this.host.newId("m_"),
+        role: "user",
+        parts: [{ type: "text", text: next.text }],
+        metadata: { kind: "notification", taskId: next.id },
+      },
+      content: notificationPrompt(next.id, next.text),
+      lang: languageOf(next.text),
+    });
+    this.launch(turn, meta.ownerId);
+    this.emit(turn.id, dataPart("data-notification", { taskId: next.id, text: next.text }));
+  }
+
+  private emit(turnId: string, chunk: UIMessageChunk): void {
+    const idx = this.nextIdx++;
+    const json = JSON.stringify(chunk);
+    this.log.appendEvent(idx, turnId, json);
+    this.host.broadcast(idx, json);
+  }
+
+  /** The model's transcript: messages after the compaction summary (reasoning kept only for this turn). */
+  private history(turnId: string): { history: ModelMessage[]; summary?: { text: string; coveredCount: number } } {
+    const rows = this.log.modelMessages();
+    const all = rows.map((r) => (r.turnId === turnId ? r.message : (withoutReasoning([r.message])[0] ?? r.message)));
+    const meta = this.log.meta();
+    const covered = Math.min(meta?.compactedThrough ?? 0, all.length);
+    if (!meta?.compactionSummary || covered === 0) return { history: all };
+    return { history: all.slice(covered), summary: { text: meta.compactionSummary, coveredCount: covered } };
+  }
+
+  private gate(turnId: string, live: LiveTurn): ApprovalGate {
+    return createApprovalGate(this.log, turnId, live, {
+      // Waiting for a person may take long: end the open streams (clients reconnect with
+      // stream?from=N after answering) and let the host idle; the approval survives eviction.
+      pause: () => {
+        this.host.pauseStreams();
+        void this.host.traces.flush(turnId, live);
+        this.letSleep(live);
+      },
+      resume: () => void this.holdAwake(live),
+      now: () => this.host.now(),
+    });
+  }
+
+  private launch(turn: TurnRecord, userId: string, resume?: ResumePoint): void {
+    const live: LiveTurn = {
+      id: turn.id,
+      controller: new AbortController(),
+      waiters: new Map(),
+      awake: false,
+      release: undefined,
+      trace: [],
+      tracePrefix: resume ? this.host.traces.earlier(turn.id) : Promise.resolve(""),
+    };
+    this.live = live;
+    void this.holdAwake(live);
+    const log = this.host.log.child({ sessionId: this.log.meta()?.id ?? "", turnId: turn.id });
+    // The stream's first byte goes out now; prompt and tool set-up (D1 reads) follow.
+    if (!resume) this.emit(turn.id, { type: "start", messageId: turn.assistantMessageId });
+    const run = this.run(turn, userId, live, log, resume)
+      .then((result) => this.endTurn(turn.id, result))
+      .finally(() => this.letSleep(live))
+      .catch(async (error: unknown) => {
+        log.error("turn_crashed", { error });
+        this.emit(turn.id, { type: "error", errorText: "internal error: the turn stopped unexpectedly" });
+        await this.endTurn(turn.id, {
+          status: "error",
+          rounds: 0,
+          usage: ZERO_USAGE,
+          modelId: "",
+          error: "internal error: the turn stopped unexpectedly",
+        });
+      });
+    void run;
+  }
+
+  /** Sets the turn up from the session's profile and runs it (loop or pipeline). */
+  private async run(
+    turn: TurnRecord,
+    userId: string,
+    live: LiveTurn,
+    log: Logger,
+    resume: ResumePoint | undefined,
+  ): Promise<TurnResult> {
+    const meta = this.log.meta();
+    const { req, deps, profile } = await this.host.setUp({
+      turn,
+      sessionId: meta?.id ?? "",
+      userId,
+      profile: meta?.profile ?? null,
+      transcript: this.history(turn.id),
+      signal: live.controller.signal,
+      resume,
+      log,
+      hooks: {
+        gate: this.gate(turn.id, live),
+        emit: (chunk) => this.emit(turn.id, chunk),
+        onMessages: (messages) => this.log.appendModelMessages(turn.id, messages),
+        onCompaction: (state) => this.log.setCompaction(state.summary, state.coveredCount),
+        trace: this.host.traces.sink(live),
+      },
+    });
+    return profile.runtime === "pipeline" && !resume ? runPipeline(req, deps, profile.steps) : runTurn(req, deps);
+  }
+
+  /** Keeps the host from idling out while a turn works. */
+  private async holdAwake(live: LiveTurn): Promise<void> {
+    live.awake = true;
+    if (live.release) return;
+    const release = await this.host.keepAlive();
+    // The turn may have paused or ended while the heartbeat was being set up.
+    if (live.release || !live.awake) release();
+    else live.release = release;
+  }
+
+  private letSleep(live: LiveTurn): void {
+    live.awake = false;
+    live.release?.();
+    live.release = undefined;
+  }
+
+  private async endTurn(turnId: string, result: TurnResult): Promise<void> {
+    const now = this.host.now();
+    const row = this.log.lastTurn();
+    this.log.updateTurn(turnId, {
+      status: result.status,
+      rounds: result.rounds,
+      modelId: result.modelId || null,
+      error: result.error ?? null,
+      endedAt: now,
+    });
+    this.log.addUsage(result.usage);
+    const ownerId = this.log.meta()?.ownerId;
+    if (ownerId) await this.host.recordUsage(ownerId, now, result);
+    const folded = await foldChunks(this.chunksOf(turnId));
+    if (folded && row) {
+      // The diagnosis stays with a failed turn, so a reload still shows what went wrong.
+      const metadata = result.error ? { status: result.status, error: result.error } : { status: result.status };
+      this.log.appendMessage(toStored(folded, row.assistantMessageId, metadata), now);
+    }
+    const meta = this.log.meta();
+    if (meta && row)
+      this.host.waitUntil(
+        this.host.seal({
+          sessionId: meta.id,
+          ownerId: meta.ownerId,
+          profile: meta.profile,
+          turnId,
+          userMessageId: row.userMessageId,
+          endedAt: now,
+          result,
+          chunks: this.chunksOf(turnId),
+        }),
+      );
+    // Long-term memory learns from the stored turn after the answer, never delaying it.
+    if (ownerId && row)
+      this.host.waitUntil(
+        this.host.learn({
+          ownerId,
+          sessionId: this.log.meta()?.id ?? "",
+          userMessageId: row.userMessageId,
+          assistant: folded ? toStored(folded, row.assistantMessageId) : undefined,
+          answered: result.status === "done",
+        }),
+      );
+    if (this.live?.id === turnId) {
+      await this.host.traces.flush(turnId, this.live);
+      this.live = undefined;
+    }
+    this.host.closeStreams();
+    this.host.log.info("turn_end", { turnId, status: result.status, rounds: result.rounds, model: result.modelId });
+    this.deliverPending();
+  }
+}
