@@ -7,6 +7,35 @@ import { useT } from "../lib/lang-store";
 import { taskKindKey, taskStatusKey, useDeskT } from "../lib/desk-strings";
 import type { TaskPart } from "../lib/message-view";
 import { TaskResultButton } from "./task-result";
+import { useState } from "react";
+import { disableTaskNotify, enableTaskNotify, taskNotifyOn } from "../lib/task-notify";
+
+function NotifyToggle() {
+  const { t } = useDeskT();
+  const [on, setOn] = useState(taskNotifyOn);
+  const [denied, setDenied] = useState(false);
+  return (
+    <label className="small notify-toggle">
+      <input
+        type="checkbox"
+        checked={on}
+        data-testid="notify-toggle"
+        onChange={(e) => {
+          if (!e.target.checked) {
+            disableTaskNotify();
+            setOn(false);
+            return;
+          }
+          void enableTaskNotify().then((ok) => {
+            setOn(ok);
+            setDenied(!ok);
+          });
+        }}
+      />{" "}
+      {denied ? t("notifyDenied") : t("notifyOptIn")}
+    </label>
+  );
+}
 
 /** The panel. */
 export function TasksPanel({
@@ -58,6 +87,7 @@ export function TasksPanel({
           })}
         </ul>
       )}
+      <NotifyToggle />
     </aside>
   );
 }
