@@ -118,6 +118,13 @@ export const CompactionData = z.looseObject({
 });
 export type CompactionData = z.infer<typeof CompactionData>;
 
+/**
+ * `data-pipeline-step` (transient: never part of the stored message): pipeline step `index` of `of`
+ * begins; the audit trail seals one entry per step from where these fall in the event log.
+ */
+export const PipelineStepData = z.object({ index: z.number().int(), name: z.string(), of: z.number().int() });
+export type PipelineStepData = z.infer<typeof PipelineStepData>;
+
 /** Each `data-*` part's payload, by part type. */
 export const DATA_PARTS = {
   "data-model-start": ModelStartData,
@@ -128,6 +135,7 @@ export const DATA_PARTS = {
   "data-subagent": SubagentData,
   "data-task": TaskData,
   "data-compaction": CompactionData,
+  "data-pipeline-step": PipelineStepData,
 } as const;
 
 /** The `data-*` part types of the stream. */

@@ -6,6 +6,7 @@
  * stored message is the streamed text, character for character.
  */
 import type { UIMessageChunk } from "ai";
+import { dataPart } from "../contracts/stream-parts";
 import type { PipelineStep } from "./profiles/definitions";
 import type { FinishMetadata } from "../contracts/stream-parts";
 import { runNested } from "./nested";
@@ -63,7 +64,10 @@ export async function runPipeline(
       return { status: "cancelled", rounds, usage: ZERO_USAGE, modelId: deps.models.primary.id };
     }
     // Marks where the step's parts begin (the audit trail seals one entry per step); not part of the message.
-    deps.emit({ type: "data-pipeline-step", data: { index: i, name: step.name, of: steps.length }, transient: true });
+    deps.emit({
+      ...dataPart("data-pipeline-step", { index: i, name: step.name, of: steps.length }),
+      transient: true,
+    });
     say(stepHeader(step, i, steps.length, req.lang));
     const earlier = outputs.map((o) => `## ${o.step.title.en}\n${o.text}`).join("\n\n");
     let stepText = "";
