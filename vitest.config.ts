@@ -9,6 +9,11 @@ export default defineConfig({
   test: {
     // Keep the JSON request logs of passing tests out of the report; failing tests still show theirs.
     silent: "passed-only",
+    // The default report, then one closing line: `N passed, N failed[, N skipped]`.
+    reporters: ["default", "./test/support/summary-reporter.ts"],
+    // A run-wide option (projects cannot set it): global teardowns stop the e2e apps (each SIGTERM →
+    // SIGKILL after at most 30 s); a cap for a hung teardown, generous for a loaded machine.
+    teardownTimeout: 90_000,
     projects: [
       "test/unit/vitest.config.ts",
       "test/golden/vitest.config.ts",

@@ -1,72 +1,331 @@
 /**
- * `npm start`: build the reading room, apply local D1 migrations, load bundled offline data, then
- * serve everything with `wrangler dev` on 127.0.0.1:$PORT (default 8787). Settings in the process
- * environment (CONTRACTS.md) are forwarded to the worker. Ctrl+C stops wrangler and workerd together.
+ * `npm start`: the reading room and API on 127.0.0.1:$PORT (default 8787), offline by default. Settings
+ * in the process environment (CONTRACTS.md) are forwarded to the worker. Ctrl+C stops wrangler and
+ * workerd together. Each step is skipped when its inputs are unchanged, so a restart only starts
+ * `wrangler dev`:
+ *   web      `vite build` of web/ into dist/client — skipped while every module of the last build
+ *            (recorded in dist/.client-build.json) is unchanged;
+ *   data     scripts/build-offline-data.mjs → data/seed/market-offline.sql — skipped while every file
+ *            the generator loaded or read last time is unchanged (data/seed/market-offline.sql.inputs.json);
+ *   D1       one workerd (wrangler's own miniflare) applies the pending migrations in one batch,
+ *            recorded in `d1_migrations` exactly as `wrangler d1 migrations apply` records them, then
+ *            loads data/seed/*.sql — skipped while wrangler.toml, migrations/ and the seed files hash
+ *            as recorded in <state>/v3/d1/wyckoff-start.json (delete it to force a reload);
+ *   serve    `wrangler dev` (warnings and errors only), ready when /api/health answers.
+ * web runs alongside data → D1. Each step prints one line; the last line is the summary at ready.
+ * Failures print the failing step's whole output.
  *
  * Options (environment): PORT; WYCKOFF_STATE_DIR (local D1/DO/R2 state, default .wrangler/state);
- * WYCKOFF_SKIP_BUILD=1 (reuse dist/client).
+ * WYCKOFF_SKIP_BUILD=1 (reuse dist/client as it is).
  */
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { filesKey, upToDate, writeRecord } from "./input-hash.mjs";
 import { OFFLINE_WRANGLER_ENV, SETTINGS } from "./wrangler-env.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = process.env.PORT ?? "8787";
 const stateDir = path.resolve(root, process.env.WYCKOFF_STATE_DIR ?? ".wrangler/state");
 const env = { ...process.env, ...OFFLINE_WRANGLER_ENV };
-const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const started = performance.now();
+const timings = [];
 
-function step(label, command, args) {
-  const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
-  if (result.status !== 0) {
-    console.error(`[start] ${label} failed (exit ${result.status ?? result.signal})`);
-    process.exit(result.status ?? 1);
+const seconds = (ms) => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+/** Runs one step, prints `[start] <label>: <outcome> (<time>)` and records it for the summary. */
+async function step(label, run) {
+  const t0 = performance.now();
+  try {
+    const outcome = await run();
+    const ms = performance.now() - t0;
+    timings.push(`${label} ${outcome === "up to date" ? "up to date " : ""}${seconds(ms)}`);
+    console.log(`[start] ${label}: ${outcome} (${seconds(ms)})`);
+  } catch (error) {
+    console.error(`[start] ${label} failed:`);
+    console.error(error?.output ?? error);
+    process.exit(1);
   }
-  console.log(`[start] ${label} (${Date.now() - started} ms)`);
 }
 
-if (process.env.WYCKOFF_SKIP_BUILD !== "1")
-  step("built web/ into dist/client", bin("vite"), ["build", "--logLevel", "warn"]);
-step("applied local D1 migrations", bin("wrangler"), [
-  "d1",
-  "migrations",
-  "apply",
-  "DB",
-  "--local",
-  "--persist-to",
-  stateDir,
-]);
+/** Runs a command with its output captured; rejects with the whole output when it fails. */
+function run(command, args, extraEnv = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env: { ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("close", (code, signal) =>
+      code === 0
+        ? resolve(output)
+        : reject(Object.assign(new Error(`exit ${code ?? signal}`), { output: `${output}\n(exit ${code ?? signal})` })),
+    );
+  });
+}
 
-// Bundled offline data: idempotent SQL files (INSERT OR REPLACE) under data/seed/, applied in order.
-// The market bundle (S&P 500 + simulated A-shares) is generated, deterministically, on every start.
-step("built the offline market bundle", process.execPath, [path.join(root, "scripts", "build-offline-data.mjs")]);
+// ── web ──────────────────────────────────────────────────────────────────────────────────────────
+const distDir = path.join(root, "dist");
+const webRecord = path.join(distDir, ".client-build.json");
+/** What the build depends on besides its module graph: build-time env and the config files. */
+const webExtra = () => ({
+  env: Object.entries(process.env)
+    .filter(([k]) => k.startsWith("VITE_"))
+    .sort(),
+});
+const webConfigFiles = ["vite.config.ts", "tsconfig.base.json", "tsconfig.web.json", "package.json"].map((f) =>
+  path.join(root, f),
+);
+
+async function buildWeb() {
+  if (process.env.WYCKOFF_SKIP_BUILD === "1") return "reused dist/client (WYCKOFF_SKIP_BUILD=1)";
+  if (existsSync(path.join(distDir, "client", "index.html")) && upToDate(root, webRecord, webExtra()))
+    return "up to date";
+  const { build } = await import("vite");
+  let modules = [];
+  await build({
+    configFile: path.join(root, "vite.config.ts"),
+    logLevel: "warn",
+    plugins: [
+      {
+        name: "wyckoff-record-modules",
+        generateBundle() {
+          modules = [...this.getModuleIds()];
+        },
+      },
+    ],
+  });
+  const files = modules
+    .filter((id) => !id.startsWith("\0"))
+    .map((id) => id.split("?")[0])
+    .filter((id) => path.isAbsolute(id) && existsSync(id));
+  writeRecord(
+    root,
+    webRecord,
+    { files: [...new Set([...files, ...webConfigFiles])].sort(), dirs: [path.join(root, "web")] },
+    webExtra(),
+  );
+  return `built ${files.length} modules into dist/client`;
+}
+
+// ── offline data ─────────────────────────────────────────────────────────────────────────────────
 const seedDir = path.join(root, "data", "seed");
-if (existsSync(seedDir)) {
-  for (const file of readdirSync(seedDir)
-    .filter((f) => f.endsWith(".sql"))
-    .sort()) {
-    step(`loaded offline data ${file}`, bin("wrangler"), [
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      stateDir,
-      "--file",
-      path.join(seedDir, file),
-    ]);
+const bundleFile = path.join(seedDir, "market-offline.sql");
+const bundleRecord = `${bundleFile}.inputs.json`;
+const dataExtra = { node: process.version };
+
+async function generateData() {
+  if (existsSync(bundleFile) && upToDate(root, bundleRecord, dataExtra)) return "up to date";
+  mkdirSync(seedDir, { recursive: true });
+  const tmp = `${bundleFile}.${process.pid}.tmp`;
+  const inputsTmp = `${bundleRecord}.${process.pid}.tmp`;
+  try {
+    const output = await run(
+      process.execPath,
+      [
+        "--import",
+        path.join(root, "scripts", "record-inputs.mjs"),
+        path.join(root, "scripts", "build-offline-data.mjs"),
+        tmp,
+      ],
+      { WYCKOFF_RECORD_INPUTS: inputsTmp },
+    );
+    const inputs = JSON.parse(readFileSync(inputsTmp, "utf8"));
+    renameSync(tmp, bundleFile);
+    writeRecord(root, bundleRecord, inputs, dataExtra);
+    const lines = output
+      .trim()
+      .replaceAll(path.relative(root, tmp), path.relative(root, bundleFile))
+      .split("\n")
+      .filter(Boolean);
+    return lines.length === 1 ? lines[0].replace(/^\[offline-data\] /, "") : `generated\n${lines.join("\n")}`;
+  } finally {
+    rmSync(tmp, { force: true });
+    rmSync(inputsTmp, { force: true });
   }
 }
+
+// ── local D1 ─────────────────────────────────────────────────────────────────────────────────────
+const d1Dir = path.join(stateDir, "v3", "d1");
+const d1Marker = path.join(d1Dir, "wyckoff-start.json");
+/** Statements per D1 batch are capped by size so a growing bundle never builds one giant request. */
+const BATCH_BYTES = 4_000_000;
+
+/**
+ * The worker that runs in the set-up workerd: POST a JSON array of SQL statements, get each one's rows.
+ * (A plain fetch per batch; miniflare's D1 proxy object dropped large requests after small ones.)
+ */
+const D1_RUNNER = `export default {
+  async fetch(request, env) {
+    const statements = await request.json();
+    try {
+      const results = await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
+      return Response.json(results.map((r) => r.results ?? []));
+    } catch (error) {
+      return new Response(String(error?.cause?.message ?? error?.message ?? error), { status: 500 });
+    }
+  },
+};`;
+
+function sqlFiles(dir) {
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(".sql"))
+        .sort()
+        .map((f) => path.join(dir, f))
+    : [];
+}
+
+function localDatabaseExists() {
+  const dir = path.join(d1Dir, "miniflare-D1DatabaseObject");
+  return existsSync(dir) && readdirSync(dir).some((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+}
+
+function readMarker() {
+  try {
+    return JSON.parse(readFileSync(d1Marker, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+async function setUpD1() {
+  const migrationsDir = path.join(root, "migrations");
+  const want = {
+    wrangler: filesKey([path.join(root, "wrangler.toml")]),
+    migrations: filesKey(sqlFiles(migrationsDir)),
+    data: filesKey(sqlFiles(seedDir)),
+  };
+  const have = localDatabaseExists() ? readMarker() : undefined;
+  if (have && have.wrangler === want.wrangler && have.migrations === want.migrations && have.data === want.data)
+    return "up to date";
+
+  // The same Miniflare wrangler's own `d1 execute --local` uses, on the same persistence layout.
+  const wranglerRequire = createRequire(createRequire(import.meta.url).resolve("wrangler/package.json"));
+  const { Miniflare, convertV4MiniflareOptions } = wranglerRequire("miniflare");
+  const { unstable_readConfig, unstable_splitSqlQuery: split } = await import("wrangler");
+  const config = unstable_readConfig({ config: path.join(root, "wrangler.toml") }, { hideWarnings: true });
+  const database = config.d1_databases.find((d) => d.binding === "DB");
+  if (!database) throw new Error("wrangler.toml declares no D1 database bound as DB");
+  const table = `"${(database.migrations_table ?? "d1_migrations").replaceAll('"', '""')}"`;
+  const migrations = sqlFiles(path.resolve(root, database.migrations_dir ?? "migrations"));
+
+  // Split before workerd starts, in batches capped by size.
+  const dataBatches = [[]];
+  let bytes = 0;
+  for (const file of sqlFiles(seedDir))
+    for (const statement of split(readFileSync(file, "utf8"))) {
+      if (bytes + statement.length > BATCH_BYTES && dataBatches.at(-1).length > 0) {
+        dataBatches.push([]);
+        bytes = 0;
+      }
+      dataBatches.at(-1).push(statement);
+      bytes += statement.length;
+    }
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: D1_RUNNER,
+      cf: false, // no look-up of the Request.cf object (offline)
+      resourcePersistencePath: path.join(stateDir, "v3"),
+      d1Databases: { DB: database.preview_database_id ?? database.database_id ?? database.binding },
+    }),
+  );
+  /** One D1 batch (one transaction) through the runner; resolves to each statement's rows. */
+  const batch = async (statements) => {
+    const res = await mf.dispatchFetch("http://d1.local/batch", { method: "POST", body: JSON.stringify(statements) });
+    if (!res.ok) throw new Error(await res.text());
+    return res.json();
+  };
+  const done = [];
+  try {
+    // wrangler's migrations table, column for column, so `wrangler d1 migrations apply` agrees.
+    const [, appliedRows] = await batch([
+      `CREATE TABLE IF NOT EXISTS ${table}(
+		id         INTEGER PRIMARY KEY AUTOINCREMENT,
+		name       TEXT UNIQUE,
+		applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+);`,
+      `SELECT name FROM ${table} ORDER BY id`,
+    ]);
+    const applied = new Set(appliedRows.map((r) => r.name));
+    const pending = migrations.filter((f) => !applied.has(path.basename(f)));
+    if (pending.length > 0) {
+      // wrangler appends the same INSERT to each migration; here all pending ones share one transaction.
+      await batch(
+        pending.flatMap((f) =>
+          split(
+            `${readFileSync(f, "utf8")}\nINSERT INTO ${table} (name)\nvalues ('${path.basename(f).replaceAll("'", "''")}');`,
+          ),
+        ),
+      );
+      done.push(`${pending.length} migration(s) applied in one batch`);
+    } else done.push("migrations already applied");
+    for (const statements of dataBatches) if (statements.length > 0) await batch(statements);
+    done.push(`${dataBatches.flat().length} offline-data statements loaded in ${dataBatches.length} batch(es)`);
+  } finally {
+    await mf.dispose();
+  }
+  writeFileSync(d1Marker, `${JSON.stringify(want, null, 1)}\n`);
+  return done.join(", ");
+}
+
+/**
+ * Passes wrangler dev's output on without its start-up chatter: the bindings table (printed twice),
+ * its "Ready on" line (the summary below replaces it), the "⎔" status lines and the notice that crons
+ * do not fire locally. Every other line — the worker's logs, warnings, errors — passes unchanged.
+ */
+const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+function quiet(input, output) {
+  const blocks = [
+    { start: /^Your Worker has access to the following bindings/, end: (l) => l.trim() === "", max: 40 },
+    {
+      start: /Scheduled Workers are not automatically triggered/,
+      end: (l) => l.startsWith("  For more details"),
+      max: 8,
+    },
+  ];
+  let block;
+  let skipped = 0;
+  let trailingBlank = false;
+  createInterface({ input }).on("line", (line) => {
+    const plain = line.replaceAll(ANSI_COLOUR, "");
+    if (block) {
+      skipped += 1;
+      if (block.end(plain) || skipped >= block.max) {
+        block = undefined;
+        trailingBlank = true;
+      }
+      return;
+    }
+    if (trailingBlank && plain.trim() === "") return;
+    trailingBlank = false;
+    block = blocks.find((b) => b.start.test(plain));
+    skipped = 0;
+    if (block || plain.startsWith("⎔ ") || plain.startsWith("[wrangler:info] Ready on ")) return;
+    output.write(`${line}\n`);
+  });
+}
+
+// ── serve ────────────────────────────────────────────────────────────────────────────────────────
+await Promise.all([
+  step("web", buildWeb),
+  (async () => {
+    await step("offline data", generateData);
+    await step("D1", setUpD1);
+  })(),
+]);
 
 const vars = SETTINGS.filter((name) => process.env[name] !== undefined && process.env[name] !== "").flatMap((name) => [
   "--var",
   `${name}:${process.env[name]}`,
 ]);
+const wranglerStarted = performance.now();
 const dev = spawn(
-  bin("wrangler"),
+  path.join(root, "node_modules", ".bin", "wrangler"),
   [
     "dev",
     "--ip",
@@ -78,9 +337,10 @@ const dev = spawn(
     "--show-interactive-dev-session=false",
     ...vars,
   ],
-  { cwd: root, env, stdio: ["ignore", "inherit", "inherit"], detached: true },
+  { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true },
 );
-console.log(`[start] serving the reading room at http://127.0.0.1:${port}`);
+quiet(dev.stdout, process.stdout);
+quiet(dev.stderr, process.stderr);
 
 let stopping = false;
 function stop(signal) {
@@ -102,4 +362,26 @@ function stop(signal) {
 process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGHUP", () => stop("SIGTERM"));
-dev.on("exit", (code, signal) => process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0))));
+let exited = false;
+dev.on("exit", (code, signal) => {
+  exited = true;
+  process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0)));
+});
+
+// Ready when the worker answers; wrangler's own "Ready" line comes before the first request succeeds.
+const url = `http://127.0.0.1:${port}`;
+while (!exited && !stopping) {
+  try {
+    const res = await fetch(`${url}/api/health`);
+    if (res.ok) break;
+  } catch {
+    // not listening yet
+  }
+  await new Promise((r) => setTimeout(r, 100));
+}
+if (!exited && !stopping) {
+  timings.push(`wrangler dev ${seconds(performance.now() - wranglerStarted)}`);
+  console.log(
+    `[start] serving the reading room at ${url} — ready in ${seconds(performance.now() - started)} (${timings.join(", ")})`,
+  );
+}

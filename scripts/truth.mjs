@@ -13,7 +13,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const work = mkdtempSync(path.join(tmpdir(), "wyckoff-truth-"));
 const file = path.join(work, "truth.json");
 const vitest = path.join(root, "node_modules", ".bin", "vitest");
-const r = spawnSync(vitest, ["run", "--project", "unit", "test/unit/engine/real-episodes.test.ts"], {
+const r = spawnSync(vitest, ["run", "--project", "golden", "test/golden/engine/real-episodes.test.ts"], {
   cwd: root,
   env: { ...process.env, TRUTH_OUT: file },
   stdio: ["ignore", "inherit", "inherit"],
@@ -49,7 +49,7 @@ if (t.real) {
   );
   console.log(`wrong-side phases: ${t.real.sideViolations} of ${t.real.sideChecks} point-in-time readings`);
 }
-console.log("\nSYNTHETIC (this project's generator; held-out even seeds):");
+console.log("\nSYNTHETIC (this project's generator; held-out seeds 100001…, never used for tuning):");
 if (t.synthetic)
   console.table(
     t.synthetic.rows.map((x) => ({

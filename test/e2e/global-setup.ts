@@ -2,9 +2,9 @@
  * Starts the real app the way a person does (`npm start`'s script) twice, on free loopback ports
  * with fresh local state: `appUrl` with no model keys (the offline rule model, as on a fresh clone)
  * and `scriptedAppUrl` pointed at a scripted OpenAI-compatible model (`modelUrl`, scripts pushed
- * over HTTP by the tests; priced through LLM_PRICES so costs show). The second instance starts once the first has loaded its data (both
- * regenerate the same offline bundle file) and reuses its web build. Teardown stops each whole
- * process group.
+ * over HTTP by the tests; priced through LLM_PRICES so costs show). The second instance starts once
+ * the first has built the web app (which it reuses) and brought the shared offline bundle file up to
+ * date, so it finds both ready. Teardown stops each whole process group and waits until it is gone.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -103,15 +103,36 @@ async function waitForHealth(app: App, timeoutMs: number): Promise<void> {
   throw new Error(`npm start did not serve ${app.url}/api/health within ${timeoutMs} ms\n${app.output().slice(-4000)}`);
 }
 
+/** Resolves when the child has exited, or after `ms` (false then). */
+function exitWithin(app: App, ms: number): Promise<boolean> {
+  if (app.exited() !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    app.child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
 async function stop(app: App): Promise<void> {
-  if (app.child.pid && app.exited() === null) {
-    const exited = new Promise<void>((resolve) => app.child.once("exit", () => resolve()));
+  const pid = app.child.pid;
+  if (pid && app.exited() === null) {
+    // The start script stops its wrangler group on SIGTERM (SIGKILL after 5 s); if it is itself stuck,
+    // kill its group after a generous wait.
     try {
-      process.kill(-app.child.pid, "SIGTERM");
+      process.kill(-pid, "SIGTERM");
     } catch {
       // already gone
     }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (!(await exitWithin(app, 30_000))) {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      await exitWithin(app, 5_000);
+    }
   }
   // Let go of the output pipes (a straggling grandchild could hold them open and keep vitest alive).
   app.child.stdout?.destroy();
@@ -131,12 +152,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const offline = await launch(root, {});
     apps.push(offline);
-    // The second instance regenerates the offline bundle file the first one loads: wait until it has.
+    // The second instance reuses the first one's web build and offline bundle file: wait for both.
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      offline.printed("[start] serving the reading room"),
+      Promise.all([offline.printed("[start] web:"), offline.printed("[start] offline data:")]),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error("offline app did not load its data")), STARTUP_MS);
+        timer = setTimeout(() => reject(new Error("offline app did not build its web app and data")), STARTUP_MS);
       }),
     ]).finally(() => clearTimeout(timer));
     const scripted = await launch(root, {
@@ -149,6 +170,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     apps.push(scripted);
     await Promise.all([waitForHealth(offline, STARTUP_MS), waitForHealth(scripted, STARTUP_MS)]);
+    // The start script's one-line summary (phase timings) of each instance, for the run's log.
+    await Promise.all([offline.printed("[start] serving"), scripted.printed("[start] serving")]);
+    for (const app of [offline, scripted])
+      console.log(
+        `[e2e] ${
+          app
+            .output()
+            .split("\n")
+            .find((l) => l.startsWith("[start] serving")) ?? app.url
+        }`,
+      );
     project.provide("appUrl", offline.url);
     project.provide("scriptedAppUrl", scripted.url);
     project.provide("modelUrl", model.url.replace(/\/v1\/?$/, ""));

@@ -2,7 +2,8 @@
  * Offline answers as a person sees them (no model keys, bundled data, Chromium): the starters name
  * bundled real symbols and lead to a real-data analysis card; English codes too; the holdings answer
  * shows P&L, value and stop; an offline screening turn with a regime question shows no red card; a
- * symbol outside the bundle is answered in the UI's language with what the bundle holds.
+ * symbol outside the bundle is answered in the UI's language with what the bundle holds. Per-test
+ * limits are hang caps for a loaded machine (the polls wait on what the page shows), not budgets.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -14,8 +15,9 @@ async function toChinese(page: Page): Promise<void> {
   await expect.poll(() => page.getByTestId("composer").getAttribute("placeholder")).toContain("分析");
 }
 
+/** The answer text of the turn the test sent (the first assistant message: a finished task may add more). */
 function lastMarkdown(page: Page): Promise<string> {
-  return page.getByTestId("markdown").last().innerText();
+  return page.getByTestId("assistant-message").first().getByTestId("markdown").last().innerText();
 }
 
 async function finalAnswer(page: Page, label: RegExp): Promise<string> {
@@ -37,8 +39,8 @@ describe("offline answers on real data", () => {
   it("分析上证指数 from the Chinese starters shows a real-data analysis card", async () => {
     const page = await openPage(browser, appUrl);
     await toChinese(page);
-    expect(await page.getByRole("button", { name: "analyze AAPL" }).count()).toBe(0);
-    await page.getByRole("button", { name: "分析上证指数" }).click();
+    expect(await page.getByRole("button", { name: "analyze AAPL", exact: true }).count()).toBe(0);
+    await page.getByRole("button", { name: "分析上证指数", exact: true }).click();
     await page.waitForURL(/\/c\/s_/);
     const card = page.locator('[data-testid="tool-card"][data-tool="analyze_stock"]');
     await expect.poll(() => card.getAttribute("data-phase"), { timeout: 20_000 }).toBe("done");
@@ -53,20 +55,24 @@ describe("offline answers on real data", () => {
     await shot(page, "offline-sse-zh");
     expect(page.errors).toEqual([]);
     await page.close();
-  });
+  }, 90_000);
 
   it.each([
     ["analyze 399006", "SZ.399006 创业板指"],
     ["分析 600000", "SH.600000 浦发银行"],
-  ])("%s answers on the bundled real series", async (question, label) => {
-    const page = await openPage(browser, appUrl);
-    await startChat(page, question);
-    const answer = await finalAnswer(page, /Offline rule model|离线规则模型/);
-    expect(answer).toContain(label);
-    expect(answer).toMatch(/real historical data|真实历史数据/);
-    expect(await page.locator(".tool-error").count()).toBe(0);
-    await page.close();
-  });
+  ])(
+    "%s answers on the bundled real series",
+    async (question, label) => {
+      const page = await openPage(browser, appUrl);
+      await startChat(page, question);
+      const answer = await finalAnswer(page, /Offline rule model|离线规则模型/);
+      expect(answer).toContain(label);
+      expect(answer).toMatch(/real historical data|真实历史数据/);
+      expect(await page.locator(".tool-error").count()).toBe(0);
+      await page.close();
+    },
+    90_000,
+  );
 
   it("answers holdings with price, value, P&L and stop, in English and in Chinese", async () => {
     const add = await fetch(`${appUrl}/api/portfolio/changes`, {
@@ -95,7 +101,7 @@ describe("offline answers on real data", () => {
     await shot(page, "offline-holdings-zh");
     expect(page.errors).toEqual([]);
     await page.close();
-  });
+  }, 120_000);
 
   it("an offline screening turn that asks for the regime shows no red card", async () => {
     const page = await openPage(browser, appUrl);
@@ -110,7 +116,7 @@ describe("offline answers on real data", () => {
     expect(await page.locator(".tool-error").count()).toBe(0);
     await shot(page, "offline-screen-regime-zh");
     await page.close();
-  });
+  }, 90_000);
 
   it("a symbol outside the bundle is answered in the UI's language with what the bundle holds", async () => {
     const page = await openPage(browser, appUrl);
@@ -123,5 +129,5 @@ describe("offline answers on real data", () => {
     expect(answer).toContain("上证指数 SH.000001");
     expect(answer).not.toContain("No offline data");
     await page.close();
-  });
+  }, 90_000);
 });

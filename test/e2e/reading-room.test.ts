@@ -23,8 +23,8 @@ describe("reading room (offline model)", () => {
     const page = await openPage(browser, appUrl);
     await expect.poll(() => page.getByTestId("health").textContent()).toContain("offline-rules");
     expect(await page.getByTestId("offline-banner").isVisible()).toBe(true);
-    expect(await page.getByRole("button", { name: "analyze 399006" }).isVisible()).toBe(true);
-    expect(await page.getByRole("button", { name: "analyze AAPL" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "analyze 399006", exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "analyze AAPL", exact: true }).count()).toBe(0);
     expect(await page.title()).toContain("wyckoff-edge");
     await shot(page, "home-offline");
     // switch to Chinese and back

@@ -13,7 +13,5 @@ export default defineConfig({
     // polls wait for the app, not for a fixed time; give a loaded CI machine room
     expect: { poll: { timeout: 10_000, interval: 50 } },
     hookTimeout: 60_000,
-    // two app instances stop in parallel (each SIGTERM → SIGKILL after 5 s at worst)
-    teardownTimeout: 20_000,
   },
 });

@@ -67,6 +67,14 @@ describe("POST /api/analyze", () => {
     expect(a.indicators.rs10).not.toBeNull();
   });
 
+  it("accepts the market in any case", async () => {
+    for (const market of ["cn", "Us", "US"]) {
+      const res = await postJson({ symbol: "SYNTH", market, bars });
+      expect(res.status, market).toBe(200);
+      Analysis.parse(await res.json());
+    }
+  });
+
   it("accepts exactly 5,000 bars and the minimum of 60", async () => {
     const max = await postJson({ bars: longSeries(MAX_ANALYZE_BARS) });
     expect(max.status).toBe(200);
@@ -95,6 +103,7 @@ describe("POST /api/analyze", () => {
     await expect400([bars], /^\(body\): /);
     await expect400({ bars: [...bars.slice(0, 70), "nope"] }, /^bars\.70: /);
     await expect400({ bars, market: "JP" }, /^market: /);
+    await expect400({ bars, market: 7 }, /^market: /);
     await expect400({ bars, symbol: "" }, /^symbol: /);
   });
 

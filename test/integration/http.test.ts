@@ -64,6 +64,8 @@ describe("sessions", () => {
         cacheWriteTokens: 0,
         costUsd: 0,
       },
+      audit: null,
+      page: { limit: 200, older: null },
     });
 
     // The row lives in the DO's own SQLite, not only in D1.
@@ -88,6 +90,45 @@ describe("sessions", () => {
     expect((await errorOf(unknown)).code).toBe("not_found");
     const junk = await call("/api/sessions/..%2F..%2Fetc");
     expect(junk.status).toBe(404);
+  });
+});
+
+describe("paged session reads", () => {
+  it("returns the latest page and a cursor that walks back through every message once, in order", async () => {
+    const { runInDurableObject } = await import("cloudflare:test");
+    const { id } = (await (await postJson("/api/sessions", { title: "long" })).json()) as { id: string };
+    const stub = await getAgentByName<Env, SessionAgent>(env.SessionAgent, id);
+    await runInDurableObject(stub, (instance: SessionAgent) => {
+      for (let i = 0; i < 250; i++)
+        instance["store"].appendMessage(
+          { id: `m_${i}`, role: i % 2 ? "assistant" : "user", parts: [{ type: "text", text: `n${i}` }] },
+          i,
+        );
+    });
+    type Page = { messages: { id: string }[]; page: { limit: number; older: string | null } };
+    const first = (await (await call(`/api/sessions/${id}`)).json()) as Page;
+    expect(first.messages).toHaveLength(200);
+    expect(first.messages.at(-1)?.id).toBe("m_249");
+    expect(first.page.older).not.toBeNull();
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const res = await call(`/api/sessions/${id}?limit=60${cursor ? `&before=${cursor}` : ""}`);
+      const page = (await res.json()) as Page;
+      seen.unshift(...page.messages.map((m) => m.id));
+      cursor = page.page.older;
+      if (!cursor) break;
+    }
+    expect(seen).toEqual(Array.from({ length: 250 }, (_, i) => `m_${i}`));
+    for (const bad of ["limit=0", "limit=501", "limit=x", "before=abc", "before=-1", `before=${"9".repeat(40)}`]) {
+      const res = await call(`/api/sessions/${id}?${bad}`);
+      expect([bad, res.status]).toEqual([bad, 400]);
+    }
+    // Share links page the same way.
+    const share = (await (await postJson(`/api/sessions/${id}/share`, {})).json()) as { token: string };
+    const shared = (await (await call(`/api/shares/${share.token}?limit=10`)).json()) as Page;
+    expect(shared.messages.map((m) => m.id)).toEqual(Array.from({ length: 10 }, (_, i) => `m_${240 + i}`));
+    expect(shared.page.older).not.toBeNull();
   });
 });
 

@@ -127,3 +127,21 @@ export async function readRest(reader: ReadableStreamDefaultReader<Uint8Array>):
     text += decoder.decode(value, { stream: true });
   }
 }
+
+/** The largest row (sum of its columns' byte lengths) in any table of a Durable Object's SQLite. */
+export function largestRowBytes(sql: SqlStorage): { table: string; bytes: number } {
+  let best = { table: "", bytes: 0 };
+  const tables = sql
+    .exec<{ name: string }>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+    )
+    .toArray();
+  for (const { name } of tables) {
+    const cols = sql.exec<{ name: string }>(`SELECT name FROM pragma_table_info('${name}')`).toArray();
+    if (cols.length === 0) continue;
+    const sum = cols.map((c) => `coalesce(length(CAST("${c.name}" AS BLOB)), 0)`).join(" + ");
+    const row = sql.exec<{ b: number | null }>(`SELECT max(${sum}) AS b FROM "${name}"`).one();
+    if ((row.b ?? 0) > best.bytes) best = { table: name, bytes: row.b ?? 0 };
+  }
+  return best;
+}

@@ -619,3 +619,66 @@ describe("what survives a reload", () => {
     });
   });
 });
+
+describe("size discipline", () => {
+  it("stores 3 MB of text, reasoning and tool arguments without a row over 1 MB, and reads them back whole", async () => {
+    const { runInDurableObject } = await import("cloudflare:test");
+    const { getAgentByName } = await import("agents");
+    const { largestRowBytes } = await import("./turn-helpers");
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [{ text: "small answer" }]);
+    await sendAndRead(id, `seed ${key}`);
+    const reasoning = "想".repeat(1_000_000); // 3 MB of UTF-8
+    const text = "a".repeat(3_000_000);
+    const args = { content: "x".repeat(3_000_000) };
+    const stub = await getAgentByName<Env, SessionAgent>(testEnv.SessionAgent, id);
+    const restored = await runInDurableObject(stub, (instance: SessionAgent) => {
+      const turns = instance["turns"];
+      const store = instance["store"];
+      const turnId = turns.lastTurn()?.id ?? "";
+      const idx = turns.nextEventIndex();
+      turns.appendEvent(idx, turnId, JSON.stringify({ type: "text-delta", id: "t", delta: text }));
+      turns.appendEvent(
+        idx + 1,
+        turnId,
+        JSON.stringify({ type: "tool-input-available", toolCallId: "c", toolName: "write_file", input: args }),
+      );
+      turns.appendModelMessages(turnId, [
+        {
+          role: "assistant",
+          content: [
+            { type: "reasoning", text: reasoning },
+            { type: "text", text },
+            { type: "tool-call", toolCallId: "c", toolName: "write_file", input: args },
+          ],
+        },
+      ]);
+      store.appendMessage(
+        {
+          id: "m_big",
+          role: "assistant",
+          parts: [
+            { type: "reasoning", text: reasoning },
+            { type: "text", text },
+          ],
+        },
+        Date.now(),
+      );
+      const events = turns.eventsOf(turnId, idx).map((e) => JSON.parse(e.chunk) as Record<string, unknown>);
+      const model = turns.modelMessages().at(-1)?.message;
+      return { largest: largestRowBytes(instance["ctx"].storage.sql), events, model: JSON.stringify(model) };
+    });
+    expect(restored.largest.bytes, restored.largest.table).toBeLessThanOrEqual(1024 * 1024);
+    expect(restored.events[0]?.delta).toBe(text);
+    expect(restored.events[1]?.input).toEqual(args);
+    expect(restored.model).toContain(reasoning);
+    expect(restored.model).toContain(args.content);
+    const session = await readSession(id);
+    const big = session.messages.find((m) => m.id === "m_big");
+    expect(big?.parts).toEqual([
+      { type: "reasoning", text: reasoning },
+      { type: "text", text },
+    ]);
+  }, 60_000);
+});

@@ -43,5 +43,9 @@ export default defineConfig({
     setupFiles: ["test/integration/apply-migrations.ts"],
     globalSetup: ["test/integration/global-setup.ts"],
     silent: "passed-only",
+    // Caps, not budgets: each file's first request loads the worker bundle into a fresh workerd,
+    // which takes many seconds on a loaded 2-core machine (beforeAll hooks included).
+    testTimeout: 60_000,
+    hookTimeout: 300_000,
   },
 });

@@ -15,5 +15,8 @@ export default defineConfig({
     root: path.resolve(import.meta.dirname, "../.."),
     include: ["test/unit/**/*.test.ts"],
     environment: "node",
+    // Quick tests; the CPU-heavy ones live in the golden project. A cap above the 5 s default so a
+    // loaded 2-core machine does not turn a sub-second test into a timeout.
+    testTimeout: 30_000,
   },
 });

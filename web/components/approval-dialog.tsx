@@ -10,7 +10,8 @@ import { errorMessage } from "../lib/api-client";
 import { useT } from "../lib/lang-store";
 import type { ToolBlock } from "../lib/message-view";
 import { toolSpec, toolTitle } from "../lib/tool-catalog";
-import { draftValue, initialDraft, SchemaForm, type Draft } from "./schema-form";
+import { draftValue, initialDraft, type Draft } from "../lib/schema-fields";
+import { SchemaForm } from "./schema-form";
 
 /** The dialog for one pending approval. */
 export function ApprovalDialog({

@@ -84,7 +84,6 @@ export function BacktestView({ result }: { result: BacktestResult }) {
   return (
     <section className="result-view" data-testid="backtest-view" aria-label={t("backtestTitle")}>
       <p className="muted small">
-        {result.symbol ? `${result.symbol} · ` : ""}
         {result.universe} · {result.period} · {result.exit_mode} · hold {result.hold_days} · top {result.top_n}
       </p>
       <h3>{t("metrics")}</h3>

@@ -5,14 +5,17 @@
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { useDeskT } from "../lib/desk-strings";
 import type { LiveTurn, ViewMessage } from "../hooks/use-session";
 import { isNotification, type ToolBlock } from "../lib/message-view";
 import { AssistantMessage } from "./assistant-message";
 import { SystemNotice } from "./system-notice";
+import { useDeskT } from "../lib/desk-strings";
 import { UserMessage } from "./user-message";
+import { useT } from "../lib/lang-store";
 
 const PIN_SLACK_PX = 80;
+/** Scrolled this close to the top, the page before is loaded. */
+const LOAD_OLDER_PX = 300;
 
 /** The message list. */
 export function MessageList({
@@ -20,19 +23,28 @@ export function MessageList({
   live,
   onReview,
   onRetry,
+  hasOlder = false,
+  loadingOlder = false,
+  onLoadOlder,
 }: {
   history: readonly ViewMessage[];
   live: LiveTurn | null;
   onReview: (block: ToolBlock) => void;
   onRetry: () => void;
+  /** More messages exist before the first one held. */
+  hasOlder?: boolean;
+  loadingOlder?: boolean;
+  onLoadOlder?: () => void;
 }) {
-  const { t } = useDeskT();
-  const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
+  const { t } = useT();
+  const desk = useDeskT();
   const [away, setAway] = useState(false);
+  const scroller = useRef<HTMLDivElement>(null);
+  // Older messages put in front keep what the reader sees in place: shift by the height they add.
+  const firstId = useRef<string | undefined>(undefined);
+  const heightBefore = useRef(0);
+  const pinned = useRef(true);
   const count = history.length + (live ? 1 : 0);
-  const last = history.at(-1);
-  const lastId = last?.id;
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
@@ -40,6 +52,8 @@ export function MessageList({
     overscan: 6,
   });
   const total = virtualizer.getTotalSize();
+  const last = history.at(-1);
+  const lastId = last?.id;
 
   const toBottom = () => {
     const el = scroller.current;
@@ -57,8 +71,14 @@ export function MessageList({
 
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [total, count, live?.message]);
+    if (!el) return;
+    const first = history[0]?.id;
+    if (firstId.current !== undefined && first !== firstId.current && !pinned.current)
+      el.scrollTop += el.scrollHeight - heightBefore.current;
+    firstId.current = first;
+    heightBefore.current = el.scrollHeight;
+    if (pinned.current) el.scrollTop = el.scrollHeight;
+  }, [total, count, live?.message, history]);
 
   useEffect(() => {
     if (count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
@@ -81,8 +101,21 @@ export function MessageList({
           const el = e.currentTarget;
           pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < PIN_SLACK_PX;
           if (away === pinned.current) setAway(!pinned.current);
+          heightBefore.current = el.scrollHeight;
+          if (hasOlder && !loadingOlder && el.scrollTop < LOAD_OLDER_PX) onLoadOlder?.();
         }}
       >
+        {hasOlder && (
+          <button
+            type="button"
+            className="load-older"
+            data-testid="load-older"
+            disabled={loadingOlder}
+            onClick={() => onLoadOlder?.()}
+          >
+            {loadingOlder ? t("loadingOlder") : t("loadOlder")}
+          </button>
+        )}
         <div className="message-canvas" style={{ height: total }}>
           {virtualizer.getVirtualItems().map((item) => {
             const m = item.index < history.length ? history[item.index] : undefined;
@@ -125,7 +158,7 @@ export function MessageList({
       </div>
       {away && count > 0 && (
         <button type="button" className="jump-latest" data-testid="jump-latest" onClick={toBottom}>
-          ↓ {t("jumpToLatest")}
+          ↓ {desk.t("jumpToLatest")}
         </button>
       )}
     </div>

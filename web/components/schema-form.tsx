@@ -1,45 +1,10 @@
 /**
  * An edit form for a tool's input, generated from the tool's JSON schema (`z.toJSONSchema` of its
- * zod input): one field per top-level property (text, number, checkbox, select for enums), or a
- * JSON text box when the schema is not a flat object. The caller validates with the zod schema.
+ * zod input) by `formFields` (lib/schema-fields.ts), or a JSON text box when the schema is not a flat
+ * object. The caller validates with the zod schema.
  */
 import { useId } from "react";
-
-/** A JSON-schema property as far as the form reads it. */
-interface Prop {
-  type?: string;
-  enum?: unknown[];
-  description?: string;
-}
-
-function props(schema: unknown): [string, Prop][] | null {
-  if (typeof schema !== "object" || schema === null || !("properties" in schema)) return null;
-  const p = schema.properties;
-  if (typeof p !== "object" || p === null) return null;
-  const entries = Object.entries(p).map(([k, v]): [string, Prop] => [
-    k,
-    typeof v === "object" && v !== null ? (v as Prop) : {},
-  ]);
-  const flat = entries.every(
-    ([, v]) => v.enum !== undefined || ["string", "number", "integer", "boolean"].includes(v.type ?? ""),
-  );
-  return flat ? entries : null;
-}
-
-/** The draft value: a record for flat objects, else JSON text. */
-export type Draft = { kind: "fields"; values: Record<string, unknown> } | { kind: "json"; text: string };
-
-/** The initial draft for an input under a schema. */
-export function initialDraft(schema: unknown, input: unknown): Draft {
-  if (props(schema) && typeof input === "object" && input !== null)
-    return { kind: "fields", values: { ...(input as Record<string, unknown>) } };
-  return { kind: "json", text: JSON.stringify(input, null, 2) };
-}
-
-/** The value a draft stands for (JSON parse errors surface as a thrown SyntaxError). */
-export function draftValue(draft: Draft): unknown {
-  return draft.kind === "fields" ? draft.values : JSON.parse(draft.text);
-}
+import { formFields, type Draft } from "../lib/schema-fields";
 
 /** The form. */
 export function SchemaForm({
@@ -52,7 +17,7 @@ export function SchemaForm({
   onChange: (d: Draft) => void;
 }) {
   const base = useId();
-  const fields = props(schema);
+  const fields = formFields(schema);
   if (!fields || draft.kind === "json") {
     const text = draft.kind === "json" ? draft.text : JSON.stringify(draft.values, null, 2);
     return (
@@ -67,42 +32,57 @@ export function SchemaForm({
       </label>
     );
   }
-  const set = (k: string, v: unknown) => onChange({ kind: "fields", values: { ...draft.values, [k]: v } });
+  const set = (k: string, v: unknown) => onChange({ ...draft, values: { ...draft.values, [k]: v } });
   return (
     <div className="schema-form">
-      {fields.map(([name, p]) => {
-        const id = `${base}-${name}`;
-        const value = draft.values[name];
+      {fields.map((f) => {
+        const id = `${base}-${f.name}`;
+        const value = draft.values[f.name];
         return (
-          <div className="field" key={name}>
+          <div className="field" key={f.name}>
             <label htmlFor={id}>
-              <code>{name}</code>
-              {p.description ? <span className="muted"> — {p.description}</span> : null}
+              <code>{f.name}</code>
+              {f.description ? <span className="muted"> — {f.description}</span> : null}
             </label>
-            {p.enum ? (
-              <select id={id} value={String(value ?? "")} onChange={(e) => set(name, e.target.value)}>
-                {p.enum.map((o) => (
-                  <option key={String(o)} value={String(o)}>
-                    {String(o)}
+            {f.kind === "enum" ? (
+              <select id={id} value={String(value ?? "")} onChange={(e) => set(f.name, e.target.value)}>
+                {(f.options ?? []).map((o) => (
+                  <option key={o} value={o}>
+                    {o}
                   </option>
                 ))}
               </select>
-            ) : p.type === "boolean" ? (
-              <input id={id} type="checkbox" checked={value === true} onChange={(e) => set(name, e.target.checked)} />
-            ) : p.type === "number" || p.type === "integer" ? (
+            ) : f.kind === "boolean" ? (
+              <input id={id} type="checkbox" checked={value === true} onChange={(e) => set(f.name, e.target.checked)} />
+            ) : f.kind === "number" || f.kind === "integer" ? (
               <input
                 id={id}
                 type="number"
-                step={p.type === "integer" ? 1 : "any"}
+                step={f.kind === "integer" ? 1 : "any"}
                 value={typeof value === "number" ? value : ""}
-                onChange={(e) => set(name, e.target.value === "" ? undefined : Number(e.target.value))}
+                onChange={(e) => set(f.name, e.target.value === "" ? undefined : Number(e.target.value))}
+              />
+            ) : f.kind === "list" ? (
+              <input
+                id={id}
+                type="text"
+                value={typeof value === "string" ? value : ""}
+                onChange={(e) => set(f.name, e.target.value)}
+              />
+            ) : f.kind === "longtext" ? (
+              <textarea
+                id={id}
+                rows={8}
+                value={typeof value === "string" ? value : ""}
+                onChange={(e) => set(f.name, e.target.value)}
+                spellCheck={false}
               />
             ) : (
               <input
                 id={id}
                 type="text"
                 value={typeof value === "string" ? value : ""}
-                onChange={(e) => set(name, e.target.value)}
+                onChange={(e) => set(f.name, e.target.value)}
               />
             )}
           </div>

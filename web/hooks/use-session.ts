@@ -44,6 +44,11 @@ export interface SessionModel {
    */
   carried: TurnUsage | null;
   history: ViewMessage[];
+  /** More messages exist before `history[0]` (the session read pages). */
+  hasOlder: boolean;
+  loadingOlder: boolean;
+  /** Loads the page before `history[0]` into the front of `history`. */
+  loadOlder: () => Promise<void>;
   live: LiveTurn | null;
   sendError: string | null;
   lastUserText: string | null;
@@ -71,6 +76,9 @@ export function useSession(sessionId: string): SessionModel {
   const [carried, setCarried] = useState<TurnUsage | null>(null);
   const storedUsage = useRef<UsageTotals | null>(null);
   const [history, setHistory] = useState<ViewMessage[]>([]);
+  /** Cursor of the page before the oldest message held (null: the whole history is here). */
+  const [older, setOlder] = useState<string | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const [live, setLive] = useState<LiveTurn | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
   const runner = useRef<TurnRunner | null>(null);
@@ -212,6 +220,8 @@ export function useSession(sessionId: string): SessionModel {
     setLoadError(null);
     setNotFound(false);
     setHistory([]);
+    setOlder(null);
+    setLoadingOlder(false);
     setLive(null);
     setSendError(null);
     api
@@ -232,6 +242,7 @@ export function useSession(sessionId: string): SessionModel {
         const open =
           last && (last.role === "user" || (last.role === "assistant" && OPEN.has(statusOf(last.metadata) ?? "")));
         setHistory(open && last?.role === "assistant" ? messages.slice(0, -1) : messages);
+        setOlder(detail.page?.older ?? null);
         setLoading(false);
         if (open) {
           const r = makeRunner();
@@ -296,6 +307,29 @@ export function useSession(sessionId: string): SessionModel {
       ),
     [sessionId, makeRunner, follow, keepUsage],
   );
+  /** Loads the page before the oldest message held and puts it in front (scrolling up in the list). */
+  const loadOlder = useCallback(async () => {
+    if (!older || loadingOlder) return;
+    setLoadingOlder(true);
+    try {
+      const detail = await api.getOlderMessages(sessionId, older);
+      const page: ViewMessage[] = detail.messages.map((m) => ({
+        id: m.id,
+        role: m.role,
+        parts: m.parts,
+        ...(m.metadata ? { metadata: m.metadata } : {}),
+      }));
+      setHistory((h) => {
+        const held = new Set(h.map((m) => m.id));
+        return [...page.filter((m) => !held.has(m.id)), ...h];
+      });
+      setOlder(detail.page?.older ?? null);
+    } catch (error) {
+      setLoadError(errorMessage(error));
+    } finally {
+      setLoadingOlder(false);
+    }
+  }, [sessionId, older, loadingOlder]);
 
   const setProfile = useCallback(
     async (next: string | null) => {
@@ -318,6 +352,9 @@ export function useSession(sessionId: string): SessionModel {
     usage,
     carried,
     history,
+    hasOlder: older !== null,
+    loadingOlder,
+    loadOlder,
     live,
     sendError,
     lastUserText,

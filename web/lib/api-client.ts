@@ -116,6 +116,9 @@ export const api = {
   createSession: (body: CreateSessionBody = {}) => request("/api/sessions", CreatedSession, json("POST", body)),
   getSession: (id: string, signal?: AbortSignal) =>
     request(sessionPath(id), SessionDetail, signal ? { signal } : undefined),
+  /** The page of messages before the cursor `before` (a session read's `page.older`). */
+  getOlderMessages: (id: string, before: string, signal?: AbortSignal) =>
+    request(`${sessionPath(id)}?before=${encodeURIComponent(before)}`, SessionDetail, signal ? { signal } : undefined),
   renameSession: (id: string, title: string) => request(sessionPath(id), Renamed, json("PATCH", { title })),
   /** Switches a session's profile (`null` = the default); answers the session's title and profile. */
   setProfile: (id: string, profile: string | null) =>

@@ -13,7 +13,7 @@ export type ToolPhase = "input" | "running" | "approval" | "done" | "error" | "d
 export interface NoteBlock {
   kind: "note";
   key: string;
-  note: "retry" | "fallback" | "compaction" | "guard" | "notification";
+  note: "retry" | "fallback" | "compaction" | "guard" | "notification" | "warning";
   data: Record<string, unknown>;
 }
 
@@ -144,6 +144,8 @@ function noteOf(type: string, data: Record<string, unknown>): NoteBlock["note"] 
       return parseDataPart("data-guard", data) ? "guard" : null;
     case "data-notification":
       return parseDataPart("data-notification", data) ? "notification" : null;
+    case "data-warning":
+      return parseDataPart("data-warning", data) ? "warning" : null;
     default:
       return null;
   }

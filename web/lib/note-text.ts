@@ -60,5 +60,7 @@ export function describeNote(note: NoteBlock): NoteText {
       return { key: "noteGuard", vars: { reason: s(d.reason) || s(d.message) || s(d.tool) } };
     case "notification":
       return { key: "noteTaskFinished", vars: { task: s(d.taskId) || s(d.id) } };
+    case "warning":
+      return { key: "noteWarning", vars: { message: s(d.message) || s(d.kind) } };
   }
 }

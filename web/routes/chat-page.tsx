@@ -88,6 +88,9 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           live={s.live}
           onReview={setReviewing}
           onRetry={() => s.lastUserText && void s.send(s.lastUserText)}
+          hasOlder={s.hasOlder}
+          loadingOlder={s.loadingOlder}
+          onLoadOlder={() => void s.loadOlder()}
         />
         {s.sendError && (
           <p className="inline-error" role="alert" data-testid="send-error">

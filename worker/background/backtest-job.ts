@@ -8,6 +8,7 @@
  */
 import type { z } from "zod";
 import type { Bar } from "../contracts/analysis";
+import type { SymbolInfo } from "../contracts/market";
 import { BacktestInput } from "../contracts/backtest";
 import { replayWindow, tradeRules, type DayReplayPlan } from "../engine/backtest/day-replay";
 import { replayBacktest } from "../engine/backtest/replay";
@@ -22,7 +23,15 @@ import { PermanentError, RetryableError, type QueueHandler } from "./queue-consu
 import { backtestNotification } from "./run-summaries";
 import { coordinatorOf } from "./screen-jobs";
 import { boardFilter, universeFor } from "./universe";
-import { findNamedSymbol, symbolCaveat, withBenchmark } from "./backtest-extras";
+import { withBenchmark } from "./backtest-extras";
+
+/** The symbols a backtest replays: the board's stocks, or only the one the input names. */
+function backtestSymbols(all: readonly SymbolInfo[], input: BacktestInput): SymbolInfo[] {
+  const onBoard = boardFilter(all, input.board);
+  const wanted = input.symbol?.toUpperCase();
+  if (!wanted) return onBoard;
+  return all.filter((s) => s.kind === "stock" && (s.id === wanted || s.code === wanted));
+}
 
 /** A backtest fan-out batch message. */
 export const BacktestBatchMessage = batchMessage("backtest.batch");
@@ -59,20 +68,11 @@ async function replayPlan(d: BackgroundDeps, input: BacktestInput): Promise<DayR
 
 /** Plans a backtest and fans its batches out (idempotent: the coordinator keeps the first plan). */
 export async function runBacktestJob(d: BackgroundDeps, rec: TaskRecord): Promise<void> {
-  const parsed = parseInput(rec);
-  const u = universeFor(d.config.marketData, parsed.market);
-  const all = await d.cache.listSymbols(u.code, "stock");
-  const symbols = boardFilter(all, parsed.board);
-  let input = parsed;
-  if (parsed.symbol !== undefined) {
-    // One named symbol: the universe still sets breadth and regime; only its signals are traded.
-    const target = findNamedSymbol(all, parsed.symbol);
-    if (!target) throw new PermanentError(`${parsed.symbol} is not in the ${u.code} universe`);
-    input = { ...parsed, symbol: target.id };
-    if (!symbols.some((s) => s.id === target.id)) symbols.push(target);
-  }
+  const input = parseInput(rec);
+  const u = universeFor(d.config.marketData, input.market);
+  const symbols = backtestSymbols(await d.cache.listSymbols(u.code, "stock"), input);
   const plan = await replayPlan(d, input);
-  if (!plan) return runInOneCall(d, rec, input, input.symbol ? symbols.filter((s) => s.id === input.symbol) : symbols);
+  if (!plan) return runInOneCall(d, rec, input);
   const total = Math.max(1, Math.ceil(symbols.length / d.batchSize));
   const state = await coordinatorOf(d, rec.view.id).beginBacktest({ taskId: rec.view.id, total, replay: plan });
   if (state.cancelled || state.finished) return;
@@ -126,20 +126,16 @@ export function createBacktestBatchHandler(d: BackgroundDeps): QueueHandler {
 }
 
 /** The single-call path (no cached index to plan against): the universe in one invocation. */
-async function runInOneCall(
-  d: BackgroundDeps,
-  rec: TaskRecord,
-  input: BacktestInput,
-  symbols: Awaited<ReturnType<BackgroundDeps["cache"]["listSymbols"]>>,
-): Promise<void> {
+async function runInOneCall(d: BackgroundDeps, rec: TaskRecord, input: BacktestInput): Promise<void> {
   const u = universeFor(d.config.marketData, input.market);
+  const symbols = backtestSymbols(await d.cache.listSymbols(u.code, "stock"), input);
   const [series, small] = await Promise.all([
     d.cache.getColumnsMany(symbols.map((s) => s.id)),
     u.smallCap ? d.cache.getSeries(u.smallCap) : Promise.resolve(null),
   ]);
   const byId = new Map(series.map((s) => [s.symbolId, s.columns]));
   const id = rec.view.id;
-  const replayed = await replayBacktest(
+  const result = await replayBacktest(
     {
       market: u.engineMarket,
       label: u.code,
@@ -157,17 +153,11 @@ async function runInOneCall(
     async (pct, detail) =>
       d.tasks.transition(id, ["running"], { progress: { stage: "backtest", detail, pct: 5 + pct * 0.9 } }, d.now()),
   );
-  if (!replayed) {
+  if (!result) {
     d.log.info("backtest_stopped", { taskId: id });
     return;
   }
   const index = await d.cache.getSeries(u.index);
-  const result = withBenchmark(
-    input.symbol
-      ? { ...replayed, symbol: input.symbol, caveats: [...replayed.caveats, symbolCaveat(input.symbol)] }
-      : replayed,
-    u.index,
-    index?.bars ?? [],
-  );
-  await completeTask(d, rec, result, backtestNotification(id, result));
+  const withBench = withBenchmark(result, u.index, index?.bars ?? []);
+  await completeTask(d, rec, withBench, backtestNotification(id, withBench));
 }

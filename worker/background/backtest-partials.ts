@@ -7,7 +7,7 @@ import { createDayReplay, type DayReplayPlan } from "../engine/backtest/day-repl
 import type { DayRow } from "../engine/backtest/symbol-days";
 import type { BacktestResult } from "../contracts/backtest";
 import type { SymbolMeta } from "../engine/screen/symbol-features";
-import { symbolCaveat, withBenchmark } from "./backtest-extras";
+import { withBenchmark } from "./backtest-extras";
 import { indexOfUniverse } from "./universe";
 
 /** One replay day of a batch: symbols past warm-up, how many above MA20, the L1 rows (local symbol numbers). */
@@ -58,7 +58,6 @@ export function replayStoredDays(sql: SqlStorage, plan: DayReplayPlan): Backtest
     return m;
   };
   const replay = createDayReplay(plan);
-  const only = plan.input.symbol;
   for (let k = plan.startK; k <= plan.endK; k++) {
     let eligible = 0;
     let above = 0;
@@ -73,13 +72,10 @@ export function replayStoredDays(sql: SqlStorage, plan: DayReplayPlan): Backtest
       above += a;
       for (const row of batchRows) {
         row[0] += base;
-        if (only === undefined || metaOf(row[0]).id === only) rows.push(row);
+        rows.push(row);
       }
     }
     replay.day(k, eligible, above, rows, metaOf);
   }
-  const result = replay.result(metas.length);
-  const named =
-    only === undefined ? result : { ...result, symbol: only, caveats: [...result.caveats, symbolCaveat(only)] };
-  return withBenchmark(named, indexOfUniverse(plan.label), plan.index);
+  return withBenchmark(replay.result(metas.length), indexOfUniverse(plan.label), plan.index);
 }

@@ -62,7 +62,7 @@ export function screeningHistory(taskId: string, r: ScreeningResult): RunHistory
 /** The backtest notification. */
 export function backtestNotification(taskId: string, r: BacktestResult): string {
   return [
-    `Backtest ${taskId} finished: ${r.period}, ${r.symbol ? `${r.symbol} in ` : ""}${r.universe}, hold ${r.hold_days}d, top ${r.top_n}, ${r.exit_mode} (SL ${r.stop_loss_pct}%, TP ${r.take_profit_pct ?? "none"}%).`,
+    `Backtest ${taskId} finished: ${r.period}, ${r.universe}, hold ${r.hold_days}d, top ${r.top_n}, ${r.exit_mode} (SL ${r.stop_loss_pct}%, TP ${r.take_profit_pct ?? "none"}%).`,
     `${r.trades} trades, win ${r.win_rate_pct}%, mean ${r.avg_ret_pct}%, median ${r.median_ret_pct}%, Sharpe ${r.sharpe_ratio}, MDD ${r.max_drawdown_pct}%, Calmar ${r.calmar_ratio}, CVaR95 ${r.cvar95_pct}%, total ${r.portfolio_total_ret_pct}%.`,
     `Caveats: ${r.caveats.join(" ")}`,
     MORE,

@@ -97,7 +97,12 @@ export function barSeries(min: number, max: number) {
 /** Body of `POST /api/analyze`. `bars` ≤ 5,000 (more → 413), ≥ 60, sorted ascending, unique dates. */
 export const AnalyzeRequest = z.object({
   symbol: z.string().min(1).max(32).optional(),
-  market: Market.optional(),
+  /** "CN" or "US", in any case ("cn", "Us"). */
+  market: z
+    .string()
+    .transform((m) => m.trim().toUpperCase())
+    .pipe(Market)
+    .optional(),
   bars: barSeries(MIN_ANALYZE_BARS, MAX_ANALYZE_BARS),
   benchmark: barSeries(1, MAX_ANALYZE_BARS).optional(),
 });
@@ -259,5 +264,24 @@ export const Analysis = z.object({
   stops: Stops,
   targets: Targets,
   indicators: IndicatorSnapshot,
+  /** "absent" when the input's volume is unusable (all zero, mostly zero, constant): a price-only reading, no volume-based events. */
+  volume: z.literal("absent").optional(),
+  /** Caveats about the input or the reading (e.g. a probable corporate action and how it was handled). */
+  warnings: z.array(z.string()).optional(),
+  /** Days read as probable corporate actions (a move beyond the price limit, or a US gap beyond 30%). */
+  corporateActions: z.array(z.object({ date: BarDate, change: z.number(), ratio: z.number() })).optional(),
+  /** Structures the scan closed, with how they ended, oldest first (most recent 10). */
+  structures: z
+    .array(
+      z.object({
+        side: z.enum(["accumulation", "distribution"]),
+        from: BarDate,
+        to: BarDate,
+        support: z.number(),
+        resistance: z.number(),
+        outcome: z.enum(["markup", "markdown", "failed", "superseded", "stale"]),
+      }),
+    )
+    .optional(),
 });
 export type Analysis = z.infer<typeof Analysis>;

@@ -101,8 +101,29 @@ export const SessionDetail = z.object({
   usage: UsageTotals,
   /** The session's audit chain head (absent before the first turn ends). */
   audit: AuditHead.nullable().optional(),
+  /**
+   * Which messages this answer holds: the latest `limit` before `before` (or the newest). `older` is
+   * the cursor for the page before (pass it as `before`), null when these are the oldest.
+   */
+  page: z.object({ limit: z.number().int(), older: z.string().nullable() }).optional(),
 });
 export type SessionDetail = z.infer<typeof SessionDetail>;
+
+/** Messages a session read returns when the request names no `limit`. */
+export const DEFAULT_PAGE_MESSAGES = 200;
+/** Most messages one session read returns. */
+export const MAX_PAGE_MESSAGES = 500;
+
+/** `GET /api/sessions/:id` (and `GET /api/shares/:token`) query: `limit` and the `before` cursor. */
+export const SessionPageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_MESSAGES).default(DEFAULT_PAGE_MESSAGES),
+  before: z
+    .string()
+    .regex(/^[1-9][0-9]{0,14}$/, "before must be a cursor from page.older")
+    .transform(Number)
+    .optional(),
+});
+export type SessionPageQuery = z.infer<typeof SessionPageQuery>;
 
 /** Longest user message accepted (characters); longer is a 413. */
 export const MAX_MESSAGE_CHARS = 20_000;

@@ -31,9 +31,7 @@ export const BacktestInput = z
       .min(1)
       .max(32)
       .optional()
-      .describe(
-        "backtest only this symbol (code, e.g. SIM.0002 or 600519, or name) under the same rules; omit for the board",
-      ),
+      .describe("backtest only this symbol of the market (code or id, e.g. SIM.0002); omit for the whole market"),
   })
   .refine((v) => !v.start || !v.end || v.start <= v.end, { message: "start must not be after end", path: ["start"] });
 export type BacktestInput = z.infer<typeof BacktestInput>;
@@ -81,8 +79,6 @@ export const BacktestResult = z.object({
   nav: z.array(z.object({ date: z.string(), nav: z.number() })),
   trade_list: z.array(BacktestTrade),
   caveats: z.array(z.string()),
-  /** The one symbol backtested, when the input named one (its universe id). */
-  symbol: z.string().optional(),
   /** The benchmark index's NAV over the same dates as `nav` (1 at the first date), and its code. */
   benchmark: z.string().optional(),
   benchmark_nav: z.array(z.object({ date: z.string(), nav: z.number() })).optional(),

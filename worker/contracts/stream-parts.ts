@@ -125,6 +125,10 @@ export type CompactionData = z.infer<typeof CompactionData>;
 export const PipelineStepData = z.object({ index: z.number().int(), name: z.string(), of: z.number().int() });
 export type PipelineStepData = z.infer<typeof PipelineStepData>;
 
+/** `data-warning`: something the reader should know went wrong without ending the turn (a malformed chunk was skipped). */
+export const WarningData = z.object({ kind: z.string(), message: z.string(), excerpt: z.string().optional() });
+export type WarningData = z.infer<typeof WarningData>;
+
 /** Each `data-*` part's payload, by part type. */
 export const DATA_PARTS = {
   "data-model-start": ModelStartData,
@@ -136,6 +140,7 @@ export const DATA_PARTS = {
   "data-task": TaskData,
   "data-compaction": CompactionData,
   "data-pipeline-step": PipelineStepData,
+  "data-warning": WarningData,
 } as const;
 
 /** The `data-*` part types of the stream. */

@@ -22,6 +22,7 @@ import { rsiWilder } from "./momentum";
 import { at, finiteOrNull, round } from "./numeric";
 import { BOARD_SCALE, boardOf, type EngineParams, resolveParams } from "./params";
 import { alignBenchmark, downDayResilience, mansfieldAt, relativeReturn } from "./relative-strength";
+import { adjustForActions, CN_LIMIT, findCorporateActions, US_GAP, volumeUsable } from "./input-quality";
 import { scanStructure } from "./scan-structure";
 import { buildSeries, type Series } from "./series";
 import type { RawEvent, Structure } from "./structure-types";
@@ -72,16 +73,26 @@ function toEvent(s: Series, e: RawEvent): WyckoffEvent {
   return out;
 }
 
+/**
+ * Quality of the event-anchored range from the bars inside its bands only: a bar that closed below
+ * support or above resistance is not a test of it, and the share of closes outside the bands scales
+ * the quality down (a range price has left is no longer a range).
+ */
 function eventRangeQuality(s: Series, st: Structure, t: number, maxDrift: number): number {
   const from = st.climaxIndex;
   let tests = 0;
+  let inside = 0;
   for (let i = from; i <= t; i++) {
+    const c = at(s.close, i);
+    if (c < st.support || c > st.resistance) continue;
+    inside++;
     if (at(s.low, i) <= st.support * 1.035) tests++;
     if (at(s.high, i) >= st.resistance * 0.965) tests++;
   }
   const width = (st.resistance - st.support) / st.support;
   const drift = Math.abs(at(s.close, t) / at(s.close, from) - 1);
-  return rangeQuality(tests, width, Math.min(drift, maxDrift), at(s.atr, t) / at(s.close, t), maxDrift);
+  const q = rangeQuality(tests, width, Math.min(drift, maxDrift), at(s.atr, t) / at(s.close, t), maxDrift);
+  return q * (inside / Math.max(1, t - from + 1));
 }
 
 /** Runs the engine over `bars` (ascending, unique dates, validated by the contract schema). */
@@ -96,11 +107,34 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
   const market = options.market ?? inferMarket(options.symbol);
   const board = options.board ?? (market === "CN" && options.symbol ? boardOf(options.symbol) : "main");
   const scale = market === "CN" ? BOARD_SCALE[board] : 1;
-  const s = buildSeries(bars, market, p);
+  const volumeOk = volumeUsable(bars);
+  const actions = findCorporateActions(bars, market, board);
+  const s = buildSeries(actions.length > 0 ? adjustForActions(bars, actions) : bars, market, p);
   const ctx = { s, p, scale };
   const { state, pivots } = scanStructure(ctx);
   const t = s.n - 1;
   const date = (i: number): string => s.date[i] ?? "";
+  const warnings: string[] = [];
+  for (const a of actions)
+    warnings.push(
+      `probable corporate action on ${date(a.index)}: a ${(a.change * 100).toFixed(1)}% one-day move beyond ${
+        market === "CN" ? `the ${(CN_LIMIT[board] * 100).toFixed(0)}% price limit` : `a ${US_GAP * 100}% gap`
+      }; bars before it are ratio-adjusted ×${a.ratio.toFixed(4)} for this reading (their prices here are adjusted)`,
+    );
+  if (!volumeOk) {
+    // Price-only reading: no effort information, so no volume-based events and no structural phase.
+    warnings.push("volume is absent (all zero, mostly zero or constant): price-only reading, no volume-based events");
+    state.events = [];
+    state.failures = [];
+    state.lastStructure = null;
+    state.structure = null;
+    state.closed = [];
+    const c = at(s.close, t);
+    const ma50 = at(s.sma50, t);
+    const ma200 = at(s.sma200, t);
+    state.phase = c > ma200 && ma50 > ma200 ? "MARKUP" : c < ma200 && ma50 < ma200 ? "MARKDOWN" : "NONE";
+    state.phaseSince = -1;
+  }
 
   const last = state.lastStructure;
   const open = state.structure && state.structure.arConfirmed ? state.structure : null;
@@ -117,7 +151,11 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
     };
   } else {
     const r = pivotRangeAt(s, pivots, s.n, p, scale, true);
-    if (r?.valid)
+    // A range the last close has left by more than 2 ATR is no longer in force.
+    const c = at(s.close, t);
+    const atr = at(s.atr, t);
+    const left = r ? c < r.support - 2 * atr || c > r.resistance + 2 * atr : true;
+    if (r?.valid && !left)
       tradingRange = {
         support: round(r.support),
         resistance: round(r.resistance),
@@ -180,7 +218,7 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
       : null,
   );
 
-  const triggers = collectTriggers(s, state.events, t, scale, options.regime);
+  const triggers = volumeOk ? collectTriggers(s, state.events, t, scale, options.regime) : [];
   const ma20 = at(s.sma20, t);
   const analysis: AnalyzeResult = {
     symbol: options.symbol ?? "",
@@ -214,6 +252,23 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
       mansfield: finiteOrNull(mansfield, 3),
     },
   };
+  if (!volumeOk) analysis.volume = "absent";
+  if (warnings.length > 0) analysis.warnings = warnings;
+  if (actions.length > 0)
+    analysis.corporateActions = actions.map((a) => ({
+      date: date(a.index),
+      change: round(a.change, 4),
+      ratio: round(a.ratio, 6),
+    }));
+  if (state.closed.length > 0)
+    analysis.structures = state.closed.slice(-10).map((st) => ({
+      side: st.side === "acc" ? "accumulation" : "distribution",
+      from: date(st.climaxIndex),
+      to: date(st.endIndex ?? t),
+      support: round(st.support),
+      resistance: round(st.resistance),
+      outcome: st.outcome ?? "stale",
+    }));
   if (options.position) analysis.diagnosis = diagnosePosition(analysis, options.position);
   return ok(analysis);
 }

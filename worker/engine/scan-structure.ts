@@ -102,8 +102,9 @@ function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
  * the old range is closed with the outcome price gave it (markdown / markup) and the new one opens.
  */
 function stepSupersede(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
-  // A breakout's own pullback (LPS / BU, LPSY) is part of the structure, never a new climax's AR.
-  if (st.breakoutIndex >= 0 && t <= st.breakoutIndex + ctx.p.pullbackWindow + 6) return false;
+  // An SOS's own pullback (LPS / BU) is part of the structure, never a new BC's reaction. (A markdown
+  // can end in a selling climax at any time: panic does not wait for the LPSY.)
+  if (st.side === "acc" && st.breakoutIndex >= 0 && t <= st.breakoutIndex + ctx.p.pullbackWindow + 6) return false;
   const c = trackPending(ctx, state, t, (x) => {
     // Only after a full move away: one range height beyond the far side (a markup or markdown happened).
     const h = st.resistance - st.support;

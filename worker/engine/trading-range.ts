@@ -70,7 +70,15 @@ export function pivotRangeAt(
   let resistanceTests = 0;
   const sTouch = support * 1.035;
   const rTouch = resistance * 0.965;
+  // Only bars that closed inside the bands (within the touch tolerance: the bands are pivot medians)
+  // test them; a close beyond a band is a break, not a test, and lowers the quality.
+  let inside = 0;
+  const sFloor = support * 0.965;
+  const rCeil = resistance * 1.035;
   for (let i = from; i <= to; i++) {
+    const c = at(s.close, i);
+    if (c < sFloor || c > rCeil) continue;
+    inside++;
     if (at(s.low, i) <= sTouch) supportTests++;
     if (at(s.high, i) >= rTouch) resistanceTests++;
   }
@@ -82,12 +90,8 @@ export function pivotRangeAt(
     supportTests >= 2 &&
     resistanceTests >= 2;
   const atrPct = at(s.atr, to) / at(s.close, to);
-  const quality = rangeQuality(
-    supportTests + resistanceTests,
-    width,
-    drift,
-    Number.isFinite(atrPct) ? atrPct : 0.02,
-    maxDrift,
-  );
+  const quality =
+    rangeQuality(supportTests + resistanceTests, width, drift, Number.isFinite(atrPct) ? atrPct : 0.02, maxDrift) *
+    (inside / (to - from + 1));
   return { support, resistance, from, to, width, drift, supportTests, resistanceTests, quality, valid };
 }

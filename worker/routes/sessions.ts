@@ -12,6 +12,7 @@ import {
   SendMessageBody,
   StreamQuery,
   TurnWatchQuery,
+  SessionPageQuery,
   type CancelResult,
   type CreatedSession,
   type TurnWatch,
@@ -87,7 +88,9 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .get("/:id", async (c) => {
     const { id, stub } = await ownedSession(c);
-    const detail = await stub.snapshotJson();
+    const q = SessionPageQuery.safeParse(c.req.query());
+    if (!q.success) throw new AppError("invalid_input", 400, q.error.issues[0]?.message ?? "invalid query");
+    const detail = await stub.snapshotJson(q.data);
     if (detail === null) throw notFound(id);
     return c.body(detail, 200, { "content-type": "application/json; charset=utf-8" });
   })

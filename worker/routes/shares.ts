@@ -6,7 +6,7 @@
  */
 import { getAgentByName } from "agents";
 import { Hono, type Context } from "hono";
-import { StreamQuery } from "../contracts/api";
+import { SessionPageQuery, StreamQuery } from "../contracts/api";
 import { CreateShareBody, type CreatedShare, type ShareList } from "../contracts/share";
 import type { AppEnv } from "../http/app-env";
 import { assertLocalClient } from "../http/identity";
@@ -48,7 +48,9 @@ const stubOf = (c: Context<AppEnv>, sessionId: string) =>
 export const shareReadRoutes = new Hono<AppEnv>()
   .get("/:token", async (c) => {
     const share = await liveShare(c);
-    const detail = await (await stubOf(c, share.sessionId)).snapshotJson();
+    const q = SessionPageQuery.safeParse(c.req.query());
+    if (!q.success) throw new AppError("invalid_input", 400, q.error.issues[0]?.message ?? "invalid query");
+    const detail = await (await stubOf(c, share.sessionId)).snapshotJson(q.data);
     if (detail === null || !detail.startsWith("{")) throw noShare();
     const shared = {
       readOnly: true,

@@ -2,7 +2,7 @@
  * Model-call failures, classified (seed 001 `classify_http_error`): what went wrong, whether a retry
  * or the fallback model may help, and a short diagnosis a person can act on, in their language.
  */
-import { APICallError } from "ai";
+import { APICallError, JSONParseError, TypeValidationError } from "ai";
 
 /** What kind of failure a model call had. */
 export type ModelFailureKind =
@@ -68,14 +68,44 @@ function retryAfter(headers: Record<string, string> | undefined): number | undef
   return undefined;
 }
 
-/** Classifies anything a model call can throw or report. */
+/** A transport failure named by the error chain (never by a response body), or undefined. */
+function transportKind(lower: string): ModelFailureKind | undefined {
+  if (/enotfound|getaddrinfo|dns|name not resolved|could not resolve/.test(lower)) return "dns";
+  if (/econnrefused|connection refused/.test(lower)) return "refused";
+  if (/certificate|\btls\b|\bssl\b|handshake/.test(lower)) return "tls";
+  if (/timed? ?out|timeout|etimedout/.test(lower)) return "timeout";
+  if (
+    /cannot connect|network|socket|econnreset|other side closed|connection (lost|reset|closed)|fetch failed|failed to process successful response|\bterminated\b|premature close|aborted by the server/.test(
+      lower,
+    )
+  )
+    return "connection";
+  return undefined;
+}
+
+/**
+ * Classifies anything a model call can throw or report. Order matters: the runtime's idle watchdog,
+ * malformed chunks, then transport failures named by the error chain (a stream that broke after a 200 is a lost
+ * connection, not a "rejected request"), then the HTTP status of an error response. Parse errors are
+ * recognised by their type first: their text quotes model output, which must not steer the diagnosis.
+ */
 export function classifyModelError(error: unknown): ModelFailure {
   const detail = textOf(error);
   const lower = detail.toLowerCase();
   if (error instanceof IdleTimeoutError) {
     return { kind: "idle_timeout", retriable: true, status: undefined, retryAfterMs: undefined, detail };
   }
-  if (APICallError.isInstance(error) && error.statusCode !== undefined) {
+  const none = { status: undefined, retryAfterMs: undefined, detail };
+  // A chunk that did not parse: judged by the error's type, since its text quotes model output.
+  if (
+    JSONParseError.isInstance(error) ||
+    TypeValidationError.isInstance(error) ||
+    /^ai_jsonparseerror|^ai_typevalidationerror/.test(lower)
+  )
+    return { kind: "malformed_stream", retriable: false, ...none };
+  const transport = transportKind(lower);
+  if (transport) return { kind: transport, retriable: transport !== "tls", ...none };
+  if (APICallError.isInstance(error) && error.statusCode !== undefined && error.statusCode >= 400) {
     const status = error.statusCode;
     const body = (error.responseBody ?? "").toLowerCase();
     const base = { status, retryAfterMs: retryAfter(error.responseHeaders), detail: `${detail} ${body.slice(0, 300)}` };
@@ -90,22 +120,11 @@ export function classifyModelError(error: unknown): ModelFailure {
     }
     return { kind: "bad_request", retriable: false, ...base };
   }
-  const none = { status: undefined, retryAfterMs: undefined, detail };
-  if (/enotfound|getaddrinfo|dns|name not resolved|could not resolve/.test(lower))
-    return { kind: "dns", retriable: true, ...none };
-  if (/econnrefused|connection refused|refused/.test(lower)) return { kind: "refused", retriable: true, ...none };
-  if (/certificate|tls|ssl|handshake/.test(lower)) return { kind: "tls", retriable: false, ...none };
-  if (/timed? ?out|timeout|etimedout/.test(lower)) return { kind: "timeout", retriable: true, ...none };
   if (/jsonparseerror|json parse|unexpected token|invalid json|typevalidationerror/.test(lower)) {
     return { kind: "malformed_stream", retriable: false, ...none };
   }
-  if (
-    /cannot connect|network|socket|econnreset|other side closed|connection (lost|reset|closed)|fetch failed|failed to process successful response|terminated/.test(
-      lower,
-    )
-  ) {
-    return { kind: "connection", retriable: true, ...none };
-  }
+  // A "successful" (2xx/3xx) response that still failed: the body broke off.
+  if (APICallError.isInstance(error)) return { kind: "connection", retriable: true, ...none };
   return { kind: "unknown", retriable: false, ...none };
 }
 

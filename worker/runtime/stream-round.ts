@@ -3,10 +3,12 @@
  * to UI message stream chunks as they arrive, with an idle watchdog (no chunk for N ms → abort).
  * Returns what the round produced, or throws a RoundFailure that says whether output had started.
  */
+import { dataPart } from "../contracts/stream-parts";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet, type UIMessageChunk } from "ai";
 import { z } from "zod";
 import type { Logger } from "../lib/log";
+import { excerpt } from "../lib/size-budget";
 import type { BoundTool } from "../tools/bind";
 import { classifyModelError, IdleTimeoutError, type ModelFailure } from "./errors";
 import type { PendingCall } from "./tool-executor";
@@ -51,6 +53,12 @@ export class RoundAborted extends Error {
     super("round aborted");
     this.name = "RoundAborted";
   }
+}
+
+/** The raw text a parse error carries (the AI SDK's JSONParseError keeps it as `text`), else its message. */
+function rawTextOf(error: unknown): string {
+  if (error && typeof error === "object" && "text" in error && typeof error.text === "string") return error.text;
+  return error instanceof Error ? error.message : String(error);
 }
 
 const schemaCache = new WeakMap<readonly BoundTool[], ToolSet>();
@@ -171,24 +179,24 @@ export async function streamRound(o: RoundOptions): Promise<RoundResult> {
         case "tool-call": {
           begin();
           const invalid = "invalid" in part && part.invalid === true;
+          // The SDK's parse error repeats the whole raw argument text: quote a bounded excerpt only.
           const inputError = invalid
-            ? String(
-                ("error" in part && part.error instanceof Error ? part.error.message : undefined) ??
-                  "unparsable arguments",
+            ? excerpt(
+                String(
+                  ("error" in part && part.error instanceof Error ? part.error.message : undefined) ??
+                    "unparsable arguments",
+                ),
               )
             : undefined;
+          // Unparsable arguments are kept as an excerpt (the call fails anyway); valid ones whole.
+          const input = invalid && typeof part.input === "string" ? excerpt(part.input, 2000) : part.input;
           out.calls.push({
             toolCallId: part.toolCallId,
             toolName: part.toolName,
-            input: part.input,
+            input,
             ...(inputError ? { inputError } : {}),
           });
-          o.emit({
-            type: "tool-input-available",
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            input: part.input,
-          });
+          o.emit({ type: "tool-input-available", toolCallId: part.toolCallId, toolName: part.toolName, input });
           break;
         }
         case "finish-step":
@@ -199,7 +207,16 @@ export async function streamRound(o: RoundOptions): Promise<RoundResult> {
           const failure = classifyModelError(part.error);
           if (failure.kind === "malformed_stream") {
             out.warnings.push(failure.detail);
-            o.log.warn("model_stream_malformed_chunk", { detail: failure.detail });
+            o.log.warn("model_stream_malformed_chunk", { detail: excerpt(failure.detail, 500) });
+            // Visible, not silent: what the model sent in that chunk is lost, and the reader is told.
+            o.emit(
+              dataPart("data-warning", {
+                kind: "malformed_chunk",
+                message:
+                  "A chunk of the model's answer could not be read and was skipped; the answer may be incomplete.",
+                excerpt: excerpt(rawTextOf(part.error), 200),
+              }),
+            );
             break;
           }
           fail(part.error);

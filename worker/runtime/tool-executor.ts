@@ -5,6 +5,7 @@
  * outputs capped in size. Every call gets exactly one result, so the transcript stays valid.
  */
 import type { UIMessageChunk } from "ai";
+import { excerpt } from "../lib/size-budget";
 import type { Logger } from "../lib/log";
 import type { BoundTool } from "../tools/bind";
 import type { ToolContext, ToolDeps } from "../tools/deps";
@@ -97,6 +98,9 @@ export function partitionCalls<T>(calls: readonly T[], isSafe: (call: T) => bool
   return batches;
 }
 
+/** Longest tool error message (characters) the model and the stream see. */
+const ERROR_MESSAGE_CHARS = 2000;
+
 function issuesText(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
   return issues.map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(input)"}: ${i.message}`).join("; ");
 }
@@ -120,12 +124,13 @@ async function runOne(call: PendingCall, env: ExecutorEnv, signal: AbortSignal):
 async function runCall(call: PendingCall, env: ExecutorEnv, signal: AbortSignal): Promise<ToolOutcome> {
   const { toolCallId, toolName } = call;
   let ms = 0;
+  // Error text goes to the stream, the transcript and back to the model: always bounded.
   const fail = (code: string, message: string): ToolOutcome => ({
     toolCallId,
     toolName,
     kind: "error",
     code,
-    message,
+    message: excerpt(message, ERROR_MESSAGE_CHARS),
     ms,
   });
   const bound = env.tools.get(toolName);

@@ -2,7 +2,7 @@
  * The session Durable Object's own SQLite schema (drizzle, durable-sqlite driver). Messages are one
  * row each — never a growing blob, since a DO row caps at 2 MB. Migrations: `npm run db:generate:session`.
  */
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** The session's own record (one row, id = the session id). */
 export const sessionMeta = sqliteTable("session_meta", {
@@ -111,3 +111,17 @@ export const auditEntries = sqliteTable("audit_entries", {
   hash: text("hash").notNull(),
   line: text("line").notNull(),
 });
+
+/**
+ * Pieces of values too large for one row (`lib/size-budget.ts`): a stream event, UI message or model
+ * message over the row budget is stored here in order under `key`, and its own row holds a marker.
+ */
+export const rowChunks = sqliteTable(
+  "row_chunks",
+  {
+    key: text("key").notNull(),
+    seq: integer("seq").notNull(),
+    body: text("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.seq] })],
+);

@@ -5,6 +5,7 @@
  * lifecycle itself is `TurnController` (runtime/turn-controller.ts).
  */
 import { Agent } from "agents";
+import type { MessagePage } from "./session-store";
 import { drizzle, type DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { consoleSink } from "../console-sink";
@@ -123,13 +124,14 @@ export class SessionAgent extends Agent<Env> {
    * than structured-cloned over RPC and re-encoded), or null if it was never created. An open turn's
    * assistant message is folded from its events so far.
    */
-  async snapshotJson(): Promise<string | null> {
+  async snapshotJson(page?: MessagePage): Promise<string | null> {
     const open = this.turns.openTurn();
     const folded = open ? await foldChunks(this.controller.chunksOf(open.id)) : undefined;
     await this.audit.settled();
     return this.store.snapshotJson(
       open && folded ? toStored(folded, open.assistantMessageId, { status: open.status }) : undefined,
       this.audit.head(),
+      page,
     );
   }
 

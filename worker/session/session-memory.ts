@@ -5,6 +5,7 @@
  * turns that used tools (seed trigger: ≥ 4 messages and ≥ 1 tool call).
  */
 import { desc, eq, sql } from "drizzle-orm";
+import { RowChunks } from "./row-chunks";
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import type { Config } from "../config";
 import type { StoredUIMessage } from "../contracts/api";
@@ -105,12 +106,9 @@ export async function learnFromTurn(input: LearnInput): Promise<void> {
       .limit(L1_WINDOW)
       .all()
       .reverse();
-    if (rows.length < 4 || !rows.some((r) => usedTools(r.parts as Record<string, unknown>[]))) return;
-    const messages: PassMessage[] = rows.map((r) => ({
-      id: r.id,
-      role: r.role,
-      text: textOf(r.parts as Record<string, unknown>[]),
-    }));
+    const partsOf = (p: unknown) => new RowChunks(input.sessionDb).restoreParsed(p) as Record<string, unknown>[];
+    if (rows.length < 4 || !rows.some((r) => usedTools(partsOf(r.parts)))) return;
+    const messages: PassMessage[] = rows.map((r) => ({ id: r.id, role: r.role, text: textOf(partsOf(r.parts)) }));
     const model = createModels(input.config.model, input.config.fallbackModel).primary.model;
     await modelMemoryPass(
       { store, model, now: Date.now, log },

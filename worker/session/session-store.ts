@@ -2,17 +2,28 @@
  * SessionStore: reads and writes the session DO's SQLite through drizzle (synchronous: DO SQLite
  * runs in-process). Returns contract shapes, never drizzle rows.
  */
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq, lt, sql } from "drizzle-orm";
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import type { SessionDetail, StoredUIMessage } from "../contracts/api";
+import { RowChunks } from "./row-chunks";
 import type { AuditHead } from "../contracts/audit";
 import * as schema from "./schema";
 
 type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
 
+/** Which messages a paged read returns: the latest `limit` with `seq < before` (all when no cursor). */
+export interface MessagePage {
+  limit: number;
+  before?: number;
+}
+
 /** The session DO's storage. */
 export class SessionStore {
-  constructor(private readonly db: SessionDb) {}
+  private readonly chunks: RowChunks;
+
+  constructor(private readonly db: SessionDb) {
+    this.chunks = new RowChunks(db);
+  }
 
   /** Writes the session record once; a second call for an existing session is a no-op. */
   init(init: { id: string; ownerId: string; title: string; profile: string | null; now: number }): void {
@@ -30,12 +41,15 @@ export class SessionStore {
 
   /** Appends a UI message (user, or a finished assistant message). */
   appendMessage(message: StoredUIMessage, now: number): void {
+    // A message over the row budget (a 3 MB answer) is split across row_chunks rows.
+    const json = JSON.stringify(message.parts);
+    const fitted = this.chunks.fit(`msg:${message.id}`, json);
     this.db
       .insert(schema.messages)
       .values({
         id: message.id,
         role: message.role,
-        parts: message.parts,
+        parts: fitted === json ? message.parts : (JSON.parse(fitted) as unknown),
         metadata: message.metadata ?? null,
         createdAt: now,
       })
@@ -112,22 +126,34 @@ export class SessionStore {
    * rows are spliced in as stored (already JSON) instead of parsed and re-serialised: a session
    * with 10,000 messages loads in one pass. `extra` is appended (an open turn's folded message).
    */
-  snapshotJson(extra?: StoredUIMessage, audit?: AuditHead | null): string | null {
+  snapshotJson(extra?: StoredUIMessage, audit?: AuditHead | null, page?: MessagePage): string | null {
     const meta = this.meta();
     if (!meta) return null;
-    const rows = this.db
-      .select({
-        id: schema.messages.id,
-        role: schema.messages.role,
-        parts: sql<string>`messages.parts`,
-        metadata: sql<string | null>`messages.metadata`,
-      })
-      .from(schema.messages)
-      .orderBy(asc(schema.messages.seq))
-      .all();
+    const columns = {
+      seq: schema.messages.seq,
+      id: schema.messages.id,
+      role: schema.messages.role,
+      parts: sql<string>`messages.parts`,
+      metadata: sql<string | null>`messages.metadata`,
+    };
+    // A page: the latest `limit` messages before the cursor, read newest first over the primary key.
+    const rows = page
+      ? this.db
+          .select(columns)
+          .from(schema.messages)
+          .where(page.before !== undefined ? lt(schema.messages.seq, page.before) : undefined)
+          .orderBy(desc(schema.messages.seq))
+          .limit(page.limit + 1)
+          .all()
+          .reverse()
+      : this.db.select(columns).from(schema.messages).orderBy(asc(schema.messages.seq)).all();
+    const hasOlder = page !== undefined && rows.length > page.limit;
+    if (hasOlder) rows.shift();
+    if (page?.before !== undefined) extra = undefined; // an open turn's message belongs to the newest page
+
     const messages = rows.map(
       (r) =>
-        `{"id":${JSON.stringify(r.id)},"role":${JSON.stringify(r.role)},"parts":${r.parts}${r.metadata ? `,"metadata":${r.metadata}` : ""}}`,
+        `{"id":${JSON.stringify(r.id)},"role":${JSON.stringify(r.role)},"parts":${this.chunks.restore(r.parts)}${r.metadata ? `,"metadata":${r.metadata}` : ""}}`,
     );
     if (extra) messages.push(JSON.stringify(extra));
     const head: Omit<SessionDetail, "messages"> = {
@@ -149,6 +175,7 @@ export class SessionStore {
         costUsd: meta.costMicros / 1_000_000,
       },
       audit: audit ?? null,
+      ...(page ? { page: { limit: page.limit, older: hasOlder ? String(rows[0]?.seq ?? "") : null } } : {}),
     };
     return `${JSON.stringify(head).slice(0, -1)},"messages":[${messages.join(",")}]}`;
   }

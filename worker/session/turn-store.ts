@@ -7,6 +7,7 @@ import type { ModelMessage } from "ai";
 import { and, asc, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import type { ApprovalDecision } from "../runtime/tool-executor";
+import { RowChunks } from "./row-chunks";
 import * as schema from "./schema";
 
 type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
@@ -20,7 +21,11 @@ export const OPEN_STATUSES = ["running", "awaiting_approval"] as const;
 
 /** Turn state storage. */
 export class TurnStore {
-  constructor(private readonly db: SessionDb) {}
+  private readonly chunks: RowChunks;
+
+  constructor(private readonly db: SessionDb) {
+    this.chunks = new RowChunks(db);
+  }
 
   /** The newest turn, if any. */
   lastTurn(): TurnRow | undefined {
@@ -58,7 +63,10 @@ export class TurnStore {
 
   /** Appends one event. */
   appendEvent(idx: number, turnId: string, chunk: string): void {
-    this.db.insert(schema.streamEvents).values({ idx, turnId, chunk }).run();
+    this.db
+      .insert(schema.streamEvents)
+      .values({ idx, turnId, chunk: this.chunks.fit(`ev:${idx}`, chunk) })
+      .run();
   }
 
   /** A turn's events from index `from` on. */
@@ -68,7 +76,8 @@ export class TurnStore {
       .from(schema.streamEvents)
       .where(and(eq(schema.streamEvents.turnId, turnId), gte(schema.streamEvents.idx, from)))
       .orderBy(asc(schema.streamEvents.idx))
-      .all();
+      .all()
+      .map((r) => ({ idx: r.idx, chunk: this.chunks.restore(r.chunk) }));
   }
 
   /**
@@ -76,14 +85,18 @@ export class TurnStore {
    * read), so a round with many large results never approaches the 2 MB row limit.
    */
   appendModelMessages(turnId: string, messages: readonly ModelMessage[]): void {
+    const insert = (message: ModelMessage) => {
+      const json = JSON.stringify(message);
+      const fitted = this.chunks.fit(`mm:${turnId}:${crypto.randomUUID()}`, json);
+      this.db
+        .insert(schema.modelMessages)
+        .values({ turnId, message: fitted === json ? message : (JSON.parse(fitted) as unknown) })
+        .run();
+    };
     for (const message of messages) {
       if (message.role === "tool" && message.content.length > 1) {
-        for (const part of message.content)
-          this.db
-            .insert(schema.modelMessages)
-            .values({ turnId, message: { role: "tool", content: [part] } })
-            .run();
-      } else this.db.insert(schema.modelMessages).values({ turnId, message }).run();
+        for (const part of message.content) insert({ role: "tool", content: [part] });
+      } else insert(message);
     }
   }
 
@@ -96,7 +109,7 @@ export class TurnStore {
       .all();
     const out: { turnId: string; message: ModelMessage }[] = [];
     for (const row of rows) {
-      const message = row.message as ModelMessage;
+      const message = this.chunks.restoreParsed(row.message) as ModelMessage;
       const last = out.at(-1);
       if (message.role === "tool" && last?.message.role === "tool" && last.turnId === row.turnId) {
         last.message = { role: "tool", content: [...last.message.content, ...message.content] };

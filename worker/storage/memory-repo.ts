@@ -5,6 +5,8 @@
  * `memories_fts` (MATCH of quoted terms from `memory/fts-query.ts`, scoped to the owner in the index).
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { excerpt } from "../lib/size-budget";
+import { MAX_MEMORY_CHARS } from "../contracts/memory";
 import { MemorySource, type MemoryOrigin, type MemoryType } from "../contracts/memory";
 import { MEMORY_CAPS, LONG_TERM_TYPES, ageCutoff } from "../memory/caps";
 import { quoteTerm } from "../memory/fts-query";
@@ -100,7 +102,7 @@ export class D1MemoryStore implements MemoryStore {
     const payload = rows.map((m) => ({
       id: m.id,
       type: m.type,
-      content: m.content,
+      content: excerpt(m.content, MAX_MEMORY_CHARS * 4), // extraction keeps them short; a D1 row never grows
       keywords: padTerms(m.keywords),
       codes: padTerms(m.codes),
       origin: m.origin,

@@ -4,6 +4,7 @@
  * can never complete, fail or cancel a task twice.
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { excerpt } from "../lib/size-budget";
 import type { TaskStatus, TaskView } from "../contracts/task";
 import type { NewTask, TaskPatch, TaskReader, TaskRecord, TaskWriter } from "../ports/task-store";
 import type { Db } from "./db";
@@ -97,7 +98,7 @@ export class D1TaskRepo implements TaskReader, TaskWriter {
     }
     if (patch.result !== undefined) set.result = patch.result;
     if (patch.resultRef !== undefined) set.resultRef = patch.resultRef;
-    if (patch.error !== undefined) set.error = patch.error;
+    if (patch.error !== undefined) set.error = patch.error === null ? null : excerpt(patch.error, 4000); // a D1 row stays small
     const changed = await this.db
       .update(tasks)
       .set(set)

@@ -1,8 +1,9 @@
 /**
- * The tool registry: the single list of tools. The model's schemas, MCP's tool list and the web's
- * labels all come from here; a tool that is not listed does not exist.
+ * The tool registry: each spec of the catalog (`specs/catalog.ts`) bound to its handler. The model's
+ * schemas and MCP's tool list come from here, in the catalog's order; the web reads the catalog itself.
  */
 import { bindTool, type BoundTool } from "./bind";
+import { TOOL_SPECS } from "./specs/catalog";
 import { delegateToAnalysisHandler, delegateToResearchHandler, delegateToTradingHandler } from "./handlers/delegate";
 import { executeSkillHandler } from "./handlers/execute-skill";
 import { delegateToAnalysisSpec, delegateToResearchSpec, delegateToTradingSpec } from "./specs/delegate";
@@ -49,8 +50,8 @@ import { readFileSpec } from "./specs/read-file";
 import { webFetchSpec } from "./specs/web-fetch";
 import { writeFileSpec } from "./specs/write-file";
 
-/** Every tool, in the order the model sees them. */
-export const TOOLS: readonly BoundTool[] = [
+/** Each catalog spec with its handler. */
+const BOUND: readonly BoundTool[] = [
   bindTool(executeSkillSpec, executeSkillHandler),
   bindTool(delegateToResearchSpec, delegateToResearchHandler),
   bindTool(delegateToAnalysisSpec, delegateToAnalysisHandler),
@@ -76,6 +77,21 @@ export const TOOLS: readonly BoundTool[] = [
   bindTool(readFileSpec, readFileHandler),
   bindTool(writeFileSpec, writeFileHandler),
 ];
+
+/** The bound tools in the catalog's order; a catalog spec without a handler (or the reverse) is a bug. */
+function inCatalogOrder(bound: readonly BoundTool[]): readonly BoundTool[] {
+  const tools = TOOL_SPECS.map((spec) => {
+    const b = bound.find((t) => t.spec === spec);
+    if (!b) throw new Error(`tool ${spec.name} is in the catalog but has no handler`);
+    return b;
+  });
+  const extra = bound.find((b) => !TOOL_SPECS.includes(b.spec));
+  if (extra) throw new Error(`tool ${extra.spec.name} has a handler but is not in the catalog`);
+  return tools;
+}
+
+/** Every tool, in the order the model sees them. */
+export const TOOLS: readonly BoundTool[] = inCatalogOrder(BOUND);
 
 /** Looks a tool up by name. */
 export function findTool(name: string): BoundTool | undefined {

@@ -39,6 +39,60 @@ describe("runTurn with an OpenAI-compatible model", () => {
     expect(server.requests("k-503")).toHaveLength(3);
   });
 
+  it("a connection lost after output ends the round as 'connection lost', never as an HTTP status; no retry", async () => {
+    server.push(
+      [{ text: "a partial answer that goes on and on", dropConnection: true, afterChunks: 4 }],
+      "k-drop-after",
+    );
+    const run = await runHarnessTurn({ models: primaryOnly(), text: "hello k-drop-after" });
+    expect(run.result.status).toBe("error");
+    const error = run.chunks.find((c) => c.type === "error") as { errorText: string };
+    expect(error.errorText).toContain("connection to the model server was lost");
+    expect(error.errorText).not.toMatch(/HTTP|400|rejected/);
+    expect(run.chunks.some((c) => c.type === "data-retry")).toBe(false);
+    expect(server.requests("k-drop-after")).toHaveLength(1);
+  });
+
+  it("a connection lost before any output is retried", async () => {
+    server.push([{ text: "never seen", dropConnection: true }, { text: "second try" }], "k-drop-before");
+    const run = await runHarnessTurn({ models: primaryOnly(), text: "hello k-drop-before" });
+    expect(run.result.status).toBe("done");
+    expect(run.chunks.find((c) => c.type === "data-retry")).toMatchObject({ data: { reason: "connection" } });
+    expect(server.requests("k-drop-before")).toHaveLength(2);
+  });
+
+  it("a malformed SSE chunk raises a visible warning part and the turn finishes", async () => {
+    server.push([{ text: "still a full answer", malformed: true }], "k-malformed");
+    const run = await runHarnessTurn({ models: primaryOnly(), text: "hello k-malformed" });
+    expect(run.result.status).toBe("done");
+    const warning = run.chunks.find((c) => c.type === "data-warning") as { data: { kind: string; message: string } };
+    expect(warning?.data.kind).toBe("malformed_chunk");
+    expect(warning?.data.message).toMatch(/could not be read/);
+    expect(run.chunks.at(-1)?.type).toBe("finish");
+  });
+
+  it("answers 3 MB of invalid tool JSON with an error quoting a bounded excerpt (stream and model alike)", async () => {
+    const raw = `{"market": "${"x".repeat(3_000_000)}`;
+    server.push(
+      [{ toolCalls: [{ name: "get_time", arguments: raw }], chunkSize: 262_144 }, { text: "ok" }],
+      "k-bigjson",
+    );
+    const run = await runHarnessTurn({
+      models: primaryOnly(),
+      text: "hello k-bigjson",
+      limits: { chunkIdleMs: 60_000 },
+    });
+    expect(run.result.status).toBe("done");
+    const error = run.chunks.find((c) => c.type === "tool-output-error") as { errorText: string };
+    expect(error.errorText).toMatch(/^invalid_input: arguments are not valid JSON/);
+    expect(error.errorText.length).toBeLessThan(3000);
+    const input = run.chunks.find((c) => c.type === "tool-input-available") as { input: unknown };
+    expect(JSON.stringify(input.input).length).toBeLessThan(3000);
+    expect(JSON.stringify(run.appended).length).toBeLessThan(20_000);
+    const sent = server.requests("k-bigjson")[1]?.body as { messages: unknown[] } | undefined;
+    expect(JSON.stringify(sent?.messages).length).toBeLessThan(50_000);
+  });
+
   it("stops after MAX_TOOL_ROUNDS with the seed's notice, every call answered", async () => {
     const loop = Array.from({ length: MAX_TOOL_ROUNDS }, () => ({
       toolCalls: [{ name: "get_time", arguments: { market: "cn" } }],

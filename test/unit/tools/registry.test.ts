@@ -7,6 +7,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { draftValue, formFields, initialDraft } from "../../../web/lib/schema-fields";
+import { toolSpec, toolTitle } from "../../../web/lib/tool-catalog";
+import { TOOL_SPECS } from "../../../worker/tools/specs/catalog";
 import { MCP_EXPOSURE, mcpTier } from "../../../worker/tools/specs/mcp-exposure";
 import { TOOLS } from "../../../worker/tools/registry";
 import { createMcpServer, mcpTools } from "../../../worker/tools/to-mcp";
@@ -62,6 +65,46 @@ describe("tool registry", () => {
   it("keeps write tools behind approval in chat and marks them for MCP's write switch", () => {
     for (const t of TOOLS.filter((t) => !t.spec.annotations.readOnly))
       if (mcpTier(t.spec.name) !== undefined) expect(t.spec.annotations.requiresApproval, t.spec.name).toBe(true);
+  });
+});
+
+describe("one tool catalog", () => {
+  it("the registry binds exactly the catalog's specs, in its order", () => {
+    expect(TOOLS.map((t) => t.spec)).toEqual(TOOL_SPECS);
+    TOOLS.forEach((t, i) => expect(t.spec, t.spec.name).toBe(TOOL_SPECS[i]));
+  });
+
+  it("the web knows every tool by the same spec, with its display names", () => {
+    for (const spec of TOOL_SPECS) {
+      expect(toolSpec(spec.name), spec.name).toBe(spec);
+      expect(toolTitle(spec.name, "zh")).toBe(spec.title.zh);
+      expect(toolTitle(spec.name, "en")).toBe(spec.title.en);
+    }
+    expect(toolSpec("no_such_tool")).toBeUndefined();
+    expect(toolTitle("no_such_tool", "en")).toBe("no_such_tool");
+  });
+
+  it("every tool that asks first gets an approval form of fields, and a form round-trips the input", () => {
+    const asking = TOOL_SPECS.filter((s) => s.annotations.requiresApproval);
+    expect(asking.map((s) => s.name).sort()).toEqual(["rename_session", "update_portfolio", "write_file"]);
+    for (const spec of asking) {
+      const schema = z.toJSONSchema(spec.input, { io: "input" });
+      const fields = formFields(schema);
+      expect(fields, spec.name).not.toBeNull();
+      const props = Object.keys((schema as { properties: object }).properties);
+      expect(
+        fields?.map((f) => f.name),
+        spec.name,
+      ).toEqual(props);
+    }
+    const write = z.toJSONSchema(toolSpec("write_file")?.input ?? z.never(), { io: "input" });
+    expect(formFields(write)?.map((f) => f.kind)).toEqual(["text", "longtext"]);
+    const update = z.toJSONSchema(toolSpec("update_portfolio")?.input ?? z.never(), { io: "input" });
+    const input = { action: "delete_records", codes: ["600519", "000001"] };
+    const draft = initialDraft(update, input);
+    expect(draft).toMatchObject({ kind: "fields", values: { codes: "600519, 000001" }, lists: ["codes", "recordIds"] });
+    expect(draftValue(draft)).toEqual(input);
+    expect(toolSpec("update_portfolio")?.input.safeParse(draftValue(draft)).success).toBe(true);
   });
 });
 

@@ -163,3 +163,16 @@ describe("helpers", () => {
     expect(userText([{ type: "text", text: "a" }, { type: "file" }, { type: "text", text: "b" }])).toBe("a\nb");
   });
 });
+
+describe("a malformed-chunk warning", () => {
+  it("is drawn as a visible warning note with its message", async () => {
+    const { describeNote } = await import("../../../web/lib/note-text");
+    const blocks = toBlocks([
+      { type: "data-warning", data: { kind: "malformed_chunk", message: "A chunk could not be read." } },
+    ]);
+    const note = blocks.find((b) => b.kind === "note");
+    expect(note).toMatchObject({ note: "warning" });
+    if (note?.kind === "note")
+      expect(describeNote(note)).toEqual({ key: "noteWarning", vars: { message: "A chunk could not be read." } });
+  });
+});

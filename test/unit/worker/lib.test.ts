@@ -70,3 +70,18 @@ describe("isLoopback", () => {
     expect(isLoopback("::ffff:7f00:1")).toBe(true);
   });
 });
+
+describe("size budget", () => {
+  it("splits on byte budgets without breaking characters, and joins back to the same text", async () => {
+    const { splitToBudget, utf8Length, excerpt, boundText } = await import("../../../worker/lib/size-budget");
+    const text = "a想😀".repeat(100_000); // 1 + 3 + 4 bytes
+    expect(utf8Length(text)).toBe(800_000);
+    const pieces = splitToBudget(text, 64 * 1024);
+    expect(pieces.join("")).toBe(text);
+    expect(pieces.every((p) => utf8Length(p) <= 64 * 1024)).toBe(true);
+    expect(pieces.every((p) => !/[\ud800-\udbff]$/.test(p))).toBe(true);
+    expect(splitToBudget("small")).toEqual(["small"]);
+    expect(excerpt("x".repeat(3_000_000), 300)).toMatch(/^x{300}… \[2,999,700 more characters\]$/);
+    expect(utf8Length(boundText("想".repeat(1_000_000), 256 * 1024))).toBeLessThanOrEqual(256 * 1024);
+  });
+});
