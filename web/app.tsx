@@ -13,6 +13,7 @@ import { HomePage } from "./routes/home-page";
 import { PortfolioPage } from "./routes/portfolio-page";
 import { SharePage } from "./routes/share-page";
 import { NavLinks } from "./components/nav-links";
+import { ThemeSwitch } from "./components/theme-switch";
 
 // Settings (tokens, shares, usage, skills and hints) is visited rarely: its code loads on demand.
 const SettingsPage = lazy(() => import("./routes/settings-page").then((m) => ({ default: m.SettingsPage })));
@@ -53,6 +54,7 @@ export function App() {
         </a>
         <NavLinks />
         <HealthBadge health={health} error={error} />
+        <ThemeSwitch />
         <LanguageSwitch />
       </header>
       <OfflineBanner health={health} />

@@ -3,6 +3,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app";
 import "./styles.css";
+import "./desk.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root missing from index.html");

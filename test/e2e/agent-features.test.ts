@@ -51,7 +51,7 @@ describe("skills, profiles, sub-agents, spills and guards (scripted model)", () 
     await box.press("Tab");
     expect(await box.inputValue()).toBe("/checkup ");
     expect(await page.getByTestId("skill-menu").count()).toBe(0);
-    // arrows wrap, Enter completes the highlighted one
+    // arrows wrap, Tab completes the highlighted one (Enter sends it: reading-room-2.test.ts)
     await box.fill("");
     await box.pressSequentially("/");
     await menu.waitFor();
@@ -60,7 +60,7 @@ describe("skills, profiles, sub-agents, spills and guards (scripted model)", () 
     expect(await menu.locator('[aria-selected="true"] code').textContent()).toBe(names.at(-1));
     await box.press("ArrowDown");
     await box.press("ArrowDown");
-    await box.press("Enter");
+    await box.press("Tab");
     expect(await box.inputValue()).toBe(`${names[1]} `);
     // Esc closes without changing the text
     await box.fill("");

@@ -464,6 +464,56 @@ describe("system notifications", () => {
   });
 });
 
+describe("watching the session's turn state (GET …/turn)", () => {
+  it("answers at once for a new key, long-polls until a turn it did not start begins, and serves share links", async () => {
+    const { getAgentByName } = await import("agents");
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [{ text: "Your backtest finished." }]);
+    const first = (await (await call(`/api/sessions/${id}/turn?wait=0`)).json()) as { key: string; turn: unknown };
+    expect(first).toEqual({ key: "", turn: null });
+    // A long-poll holding the current key waits; a notification turn (no page started it) wakes it.
+    const polling = call(`/api/sessions/${id}/turn?after=&wait=20`);
+    const stub = await getAgentByName<Env, SessionAgent>(testEnv.SessionAgent, id);
+    await stub.notify({ id: "task_w", text: `Backtest task_w succeeded ${key}` });
+    const woke = (await (await polling).json()) as { key: string; turn: { id: string; status: string } };
+    expect(woke.turn.id).toMatch(/^t_/);
+    expect(woke.key).toBe(`${woke.turn.id}:${woke.turn.status}`);
+    // The page then follows that turn over the ordinary stream and sees it end.
+    const replay = chunksOf(parseFrames(await (await call(`/api/sessions/${id}/stream?from=0`)).text()));
+    expect(replay.find((c) => c.type === "data-notification")).toMatchObject({ data: { taskId: "task_w" } });
+    expect(replay.at(-1)?.type).toBe("finish");
+    const done = (await (
+      await call(`/api/sessions/${id}/turn?after=${encodeURIComponent(woke.key)}&wait=5`)
+    ).json()) as {
+      key: string;
+    };
+    expect(done.key).toBe(`${woke.turn.id}:done`);
+    // Unchanged key and no wait: the same key back at once.
+    const same = (await (
+      await call(`/api/sessions/${id}/turn?after=${encodeURIComponent(done.key)}&wait=0`)
+    ).json()) as {
+      key: string;
+    };
+    expect(same.key).toBe(done.key);
+    // The share link reads the same state.
+    const share = (await (await postJson(`/api/sessions/${id}/share`, {})).json()) as { token: string };
+    const shared = (await (await call(`/api/shares/${share.token}/turn?wait=0`)).json()) as { key: string };
+    expect(shared.key).toBe(done.key);
+  });
+
+  it("rejects a bad wait or key with a 400 envelope, and another owner's or an unknown share with 404", async () => {
+    const id = await newSession();
+    for (const q of ["wait=26", "wait=-1", "wait=abc", `after=${"x".repeat(81)}`]) {
+      const res = await call(`/api/sessions/${id}/turn?${q}`);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_input");
+    }
+    expect((await call(`/api/sessions/s_${"a".repeat(26)}/turn?wait=0`)).status).toBe(404);
+    expect((await call(`/api/shares/shr_nope/turn?wait=0`)).status).toBe(404);
+  });
+});
+
 describe("context governance in the session", () => {
   it("sends the stored compaction summary instead of the covered messages", async () => {
     const { runInDurableObject } = await import("cloudflare:test");

@@ -16,6 +16,7 @@ import { Spinner } from "./spinner";
 import { SubagentProgress } from "./subagent-progress";
 import { ToolCard } from "./tool-card";
 import { TurnFooter } from "./turn-footer";
+import { MessageTools } from "./message-tools";
 
 /** One assistant message, stored or live (`turn` set while it is followed). */
 export function AssistantMessage({
@@ -64,6 +65,7 @@ export function AssistantMessage({
         </p>
       )}
       <TurnFooter status={status} errorText={errorText} reconnecting={turn?.reconnecting ?? false} onRetry={onRetry} />
+      {!turn && message && <MessageTools parts={message.parts} title={t("assistant")} />}
     </article>
   );
 }

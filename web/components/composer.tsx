@@ -1,7 +1,7 @@
 /**
  * The message box: Enter sends, Shift+Enter adds a line (and Enter while an IME is composing
  * Chinese only confirms the characters). Disabled with its reason while a turn runs. Typing `/` at
- * the start lists skills: ↑/↓ move, Enter or Tab completes `/name `, Esc closes.
+ * the start lists skills: ↑/↓ move, Tab completes `/name `, Enter sends the highlighted skill, Esc closes.
  */
 import { MAX_MESSAGE_CHARS } from "@contracts/api";
 import { useId, useLayoutEffect, useRef, useState } from "react";
@@ -101,9 +101,19 @@ export function Composer(props: {
               return;
             }
             const chosen = items[activeIndex];
-            if (chosen && (e.key === "Tab" || (e.key === "Enter" && !e.shiftKey))) {
+            if (chosen && e.key === "Tab") {
               e.preventDefault();
               complete(chosen.name);
+              return;
+            }
+            // Enter sends the highlighted skill with whatever follows it (`/screen` + Enter runs it).
+            if (chosen && e.key === "Enter" && !e.shiftKey) {
+              e.preventDefault();
+              const full = completeSkill(text, chosen.name).trim();
+              if (props.busy !== null || full.length > MAX_MESSAGE_CHARS) return complete(chosen.name);
+              props.onSend(full);
+              setText("");
+              setCaret(0);
               return;
             }
           }

@@ -17,6 +17,13 @@ export function StatusLine({
   const { t } = useT();
   const sum = (key: keyof TurnUsage) => (usage?.[key] ?? 0) + (turn?.[key] ?? 0);
   const cost = sum("costUsd");
+  // Nothing counted yet (a new session, a turn stopped before the model answered): no "0 in · 0 out".
+  if (sum("inputTokens") + sum("outputTokens") === 0)
+    return (
+      <p className="status-line" data-testid="status-line">
+        {model && <span className="muted">{model}</span>}
+      </p>
+    );
   return (
     <p className="status-line" data-testid="status-line" title={t("costUnknown")}>
       <span>{t("usage")}:</span> {formatTokens(sum("inputTokens"))} {t("tokensIn")} ·{" "}

@@ -1,57 +1,93 @@
 /**
  * Background tasks of the session (screenings, backtests, reports): a progress bar per task, its
- * stage, and its result on demand. Shows "no background tasks" when there are none.
+ * status and stage in the UI language, and its result as a research view on demand. On narrow
+ * screens the panel is a drawer opened from the chat header.
  */
-import { useState } from "react";
-import { api, errorMessage } from "../lib/api-client";
 import { useT } from "../lib/lang-store";
+import { taskKindKey, taskStatusKey, useDeskT } from "../lib/desk-strings";
 import type { TaskPart } from "../lib/message-view";
-import { JsonView } from "./json-view";
+import { TaskResultButton } from "./task-result";
+import { useState } from "react";
+import { disableTaskNotify, enableTaskNotify, taskNotifyOn } from "../lib/task-notify";
 
-function TaskResult({ id }: { id: string }) {
-  const { t } = useT();
-  const [state, setState] = useState<{ result?: unknown; error?: string } | null>(null);
-  if (state?.error) return <p className="inline-error small">{state.error}</p>;
-  if (state) return <JsonView label={t("taskResult")} value={state.result} open />;
+function NotifyToggle() {
+  const { t } = useDeskT();
+  const [on, setOn] = useState(taskNotifyOn);
+  const [denied, setDenied] = useState(false);
   return (
-    <button
-      type="button"
-      className="link-button small"
-      onClick={() => {
-        setState({});
-        api
-          .task(id)
-          .then((task) => setState({ result: task?.result ?? task?.error ?? null }))
-          .catch((e: unknown) => setState({ error: errorMessage(e) }));
-      }}
-    >
-      {t("taskResult")}
-    </button>
+    <label className="small notify-toggle">
+      <input
+        type="checkbox"
+        checked={on}
+        data-testid="notify-toggle"
+        onChange={(e) => {
+          if (!e.target.checked) {
+            disableTaskNotify();
+            setOn(false);
+            return;
+          }
+          void enableTaskNotify().then((ok) => {
+            setOn(ok);
+            setDenied(!ok);
+          });
+        }}
+      />{" "}
+      {denied ? t("notifyDenied") : t("notifyOptIn")}
+    </label>
   );
 }
 
 /** The panel. */
-export function TasksPanel({ tasks }: { tasks: readonly TaskPart[] }) {
+export function TasksPanel({
+  tasks,
+  open = false,
+  onClose,
+}: {
+  tasks: readonly TaskPart[];
+  open?: boolean;
+  onClose?: () => void;
+}) {
   const { t } = useT();
+  const d = useDeskT();
   return (
-    <aside className="tasks-panel" aria-labelledby="tasks-title" data-testid="tasks-panel">
-      <h2 id="tasks-title">{t("tasks")}</h2>
+    <aside
+      className={`tasks-panel${open ? " tasks-panel--open" : ""}`}
+      aria-labelledby="tasks-title"
+      data-testid="tasks-panel"
+    >
+      <div className="tasks-head">
+        <h2 id="tasks-title">{t("tasks")}</h2>
+        {onClose && (
+          <button type="button" className="icon-button tasks-close" aria-label={d.t("hideResult")} onClick={onClose}>
+            ×
+          </button>
+        )}
+      </div>
       {tasks.length === 0 ? (
         <p className="muted">{t("noTasks")}</p>
       ) : (
         <ul>
-          {tasks.map((task) => (
-            <li key={task.id} className="task">
-              <div className="task-line">
-                <strong>{task.kind}</strong> <span className="muted">{task.status}</span>
-              </div>
-              <progress max={100} value={task.pct} aria-label={`${task.kind} ${Math.round(task.pct)}%`} />
-              {task.stage && <p className="muted small">{task.stage}</p>}
-              {task.status === "succeeded" && <TaskResult id={task.id} />}
-            </li>
-          ))}
+          {tasks.map((task) => {
+            const kindKey = taskKindKey(task.kind);
+            const statusKey = taskStatusKey(task.status);
+            const kind = kindKey ? d.t(kindKey) : task.kind;
+            return (
+              <li key={task.id} className="task" data-testid="task-item" data-status={task.status}>
+                <div className="task-line">
+                  <strong>{kind}</strong>{" "}
+                  <span className="muted" data-testid="task-status">
+                    {statusKey ? d.t(statusKey) : task.status}
+                  </span>
+                </div>
+                <progress max={100} value={task.pct} aria-label={`${kind} ${d.f.pct(task.pct / 100, 0)}`} />
+                {task.stage && <p className="muted small">{task.stage}</p>}
+                {task.status === "succeeded" && <TaskResultButton taskId={task.id} />}
+              </li>
+            );
+          })}
         </ul>
       )}
+      <NotifyToggle />
     </aside>
   );
 }

@@ -11,6 +11,7 @@ import { isNotification, statusOf, type PartLike } from "../lib/message-view";
 import { takePendingMessage } from "../lib/pending-message";
 import { refreshSessions, switchProfile } from "../lib/sessions-store";
 import { TurnRunner, type Connection } from "../lib/turn-runner";
+import { watchTurns } from "../lib/turn-watch";
 import { initialTurnState, type TurnState, type TurnUsage } from "../lib/turn-state";
 
 /** A message as the list draws it. */
@@ -270,6 +271,42 @@ export function useSession(sessionId: string): SessionModel {
     // oxlint-disable-next-line react-hooks/exhaustive-deps -- reload only when the session changes
   }, [sessionId]);
 
+  // Turns this page did not start (a notification turn, another tab, a webhook): when the session's
+  // turn state changes while the page follows nothing, re-read the transcript and follow an open turn.
+  useEffect(
+    () =>
+      watchTurns(
+        (after, wait, signal) => api.watchTurn(sessionId, after, wait, signal),
+        async () => {
+          if (runner.current) return;
+          const detail = await api.getSession(sessionId).catch(() => null);
+          if (!detail || runner.current) return;
+          const messages: ViewMessage[] = detail.messages.map((m) => ({
+            id: m.id,
+            role: m.role,
+            parts: m.parts,
+            ...(m.metadata ? { metadata: m.metadata } : {}),
+          }));
+          const last = messages.at(-1);
+          const open =
+            last && (last.role === "user" || (last.role === "assistant" && OPEN.has(statusOf(last.metadata) ?? "")));
+          const shown = open && last?.role === "assistant" ? messages.slice(0, -1) : messages;
+          // Older messages the page already holds (loaded by paging) stay in front of the latest ones.
+          setHistory((h) => {
+            const at = shown[0] ? h.findIndex((m) => m.id === shown[0]?.id) : -1;
+            return at > 0 ? [...h.slice(0, at), ...shown] : shown;
+          });
+          setTitle(detail.title);
+          keepUsage(detail.usage);
+          if (open) {
+            const r = makeRunner();
+            follow(r);
+            r.resume();
+          }
+        },
+      ),
+    [sessionId, makeRunner, follow, keepUsage],
+  );
   /** Loads the page before the oldest message held and puts it in front (scrolling up in the list). */
   const loadOlder = useCallback(async () => {
     if (!older || loadingOlder) return;

@@ -10,6 +10,7 @@ import { useEffect, useState } from "react";
 import { accountApi, ApiError, errorMessage } from "../lib/api-client";
 import { statusOf } from "../lib/message-view";
 import { readStreamItems } from "../lib/sse-events";
+import { watchTurns } from "../lib/turn-watch";
 import { applyChunk, initialTurnState, markDone, type TurnState } from "../lib/turn-state";
 import type { ViewMessage } from "./use-session";
 
@@ -76,6 +77,7 @@ export function useSharedSession(token: string): SharedView {
     const later = () => {
       if (!stop.signal.aborted) timer = setTimeout(() => void load(), RETRY_MS);
     };
+    let following = false;
     const load = async (): Promise<void> => {
       let session: SharedSession;
       try {
@@ -108,7 +110,8 @@ export function useSharedSession(token: string): SharedView {
         history,
         live: open ? { message: null, state: initialTurnState() } : null,
       });
-      if (!open) return;
+      if (!open || following) return;
+      following = true;
       try {
         const end = await followTurn(token, stop.signal, (message, state) =>
           setView((v) => ({ ...v, live: { message, state } })),
@@ -119,10 +122,20 @@ export function useSharedSession(token: string): SharedView {
         else later();
       } catch {
         later();
+      } finally {
+        following = false;
       }
     };
     void load();
+    // A turn that starts after the page opened (the owner's next message, a notification turn).
+    const unwatch = watchTurns(
+      (after, wait, signal) => accountApi.watchShareTurn(token, after, wait, signal),
+      () => {
+        if (!following) void load();
+      },
+    );
     return () => {
+      unwatch();
       stop.abort();
       if (timer) clearTimeout(timer);
     };

@@ -3,7 +3,9 @@
  * `data-task` progress of the running turn, refreshed when the turn changes and every few seconds
  * while any task is still queued or running.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { taskKindKey, taskStatusKey, useDeskT } from "../lib/desk-strings";
+import { notifyTaskEnded } from "../lib/task-notify";
 import { api } from "../lib/api-client";
 import type { TaskPart } from "../lib/message-view";
 
@@ -44,5 +46,24 @@ export function useTasks(sessionId: string, live: readonly TaskPart[], version: 
   }, [sessionId, version, busy]);
   const byId = new Map((listed.sessionId === sessionId ? listed.tasks : []).map((t) => [t.id, t]));
   for (const t of live) byId.set(t.id, t);
-  return [...byId.values()];
+  const tasks = [...byId.values()];
+  // A task seen open that has now ended: an opt-in browser notification (only when the tab is hidden).
+  const { t } = useDeskT();
+  const open = useRef(new Set<string>());
+  useEffect(() => {
+    for (const task of tasks) {
+      const ended = task.status === "succeeded" || task.status === "failed" || task.status === "cancelled";
+      if (!ended) open.current.add(task.id);
+      else if (open.current.delete(task.id)) {
+        const kind = taskKindKey(task.kind);
+        const status = taskStatusKey(task.status);
+        notifyTaskEnded(
+          task.id,
+          t("notifyTitle"),
+          t("notifyBody", { kind: kind ? t(kind) : task.kind, status: status ? t(status) : task.status }),
+        );
+      }
+    }
+  });
+  return tasks;
 }

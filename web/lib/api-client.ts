@@ -10,6 +10,7 @@ import {
   Health,
   SessionDetail,
   SessionList,
+  TurnWatch,
   UpdatedSession,
   UsageReport,
   type ApprovalBody,
@@ -101,6 +102,12 @@ const TaskList = z.object({ tasks: z.array(TaskView) });
 const Renamed = z.object({ id: z.string(), title: z.string() });
 const Ok = z.object({ ok: z.boolean() });
 
+function watchQuery(after: string | null, wait: number): string {
+  const q = new URLSearchParams({ wait: String(wait) });
+  if (after !== null) q.set("after", after);
+  return q.toString();
+}
+
 const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 
 /** Typed calls to the worker's API. */
@@ -143,6 +150,12 @@ export const api = {
     if (!res.body) throw new ApiError(res.status, "bad_response", "no stream from the session");
     return res.body;
   },
+  /**
+   * Long-poll of the session's turn state: answers at once when its key differs from `after` (or
+   * `after` is null), else when it changes or after `wait` seconds.
+   */
+  watchTurn: (id: string, after: string | null, wait: number, signal: AbortSignal) =>
+    request(`${sessionPath(id)}/turn?${watchQuery(after, wait)}`, TurnWatch, { signal }),
   cancel: (id: string) => request(`${sessionPath(id)}/cancel`, CancelResult, { method: "POST" }),
   decide: (id: string, approvalId: string, body: ApprovalBody) =>
     request(`${sessionPath(id)}/approvals/${encodeURIComponent(approvalId)}`, Ok, json("POST", body)),
@@ -211,6 +224,9 @@ export const accountApi = {
   /** A shared session's current (or last) turn from event `from`, live while it runs. */
   openShareStream: (token: string, from: number, signal: AbortSignal) =>
     streamBody(`${sharePath(token)}/stream?from=${from}`, { signal }),
+  /** The shared session's turn-state long-poll (see `api.watchTurn`). */
+  watchShareTurn: (token: string, after: string | null, wait: number, signal: AbortSignal) =>
+    request(`${sharePath(token)}/turn?${watchQuery(after, wait)}`, TurnWatch, { signal }),
   portfolio: () => request("/api/portfolio", PortfolioView),
   previewChange: (change: PortfolioChange) => request("/api/portfolio/preview", PortfolioPreview, json("POST", change)),
   applyChange: (change: PortfolioChange) => request("/api/portfolio/changes", PortfolioPreview, json("POST", change)),

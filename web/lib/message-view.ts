@@ -237,6 +237,20 @@ export function collectTasks(messages: readonly { parts: readonly PartLike[] }[]
   for (const m of messages) {
     for (const raw of m.parts) {
       const part = rec(raw);
+      // A background tool's answer (`{ task_id, kind, status }`): the task exists from that moment.
+      const accepted = rec(part.output);
+      const acceptedId = str(accepted.task_id);
+      if (typeof part.type === "string" && part.type.startsWith("tool-") && acceptedId) {
+        if (!byId.has(acceptedId))
+          byId.set(acceptedId, {
+            id: acceptedId,
+            kind: str(accepted.kind) ?? "task",
+            status: str(accepted.status) ?? "queued",
+            stage: "",
+            pct: 0,
+          });
+        continue;
+      }
       if (part.type !== "data-task") continue;
       const task = parseDataPart("data-task", part.data);
       if (!task) continue;

@@ -28,7 +28,10 @@ export function describeNote(note: NoteBlock): NoteText {
       if (d.reason === "loop_guard") return { key: "noteGuardRetry", vars: { tool: s(d.tool), attempt: s(d.attempt) } };
       const reason = s(d.reason) + (d.status !== null && d.status !== undefined ? ` ${s(d.status)}` : "");
       const delay = n(d.delayMs);
-      return { key: "noteRetry", vars: { reason, delay: delay === null ? "…" : `${(delay / 1000).toFixed(1)} s` } };
+      if (delay !== null && delay < 50) return { key: "noteRetryNow", vars: { reason } };
+      // The delay as the server will wait it: milliseconds under a second, never rounded to "0.0 s".
+      const shown = delay === null ? "…" : delay < 1000 ? `${Math.round(delay)} ms` : `${(delay / 1000).toFixed(1)} s`;
+      return { key: "noteRetry", vars: { reason, delay: shown } };
     }
     case "fallback": {
       const reason = s(d.reason) + (d.status !== null && d.status !== undefined ? ` ${s(d.status)}` : "");

@@ -43,6 +43,8 @@ export class RegionsPrimitive implements ISeriesPrimitive<Time> {
     const scale = p.chart.timeScale();
     target.useBitmapCoordinateSpace(
       ({ context: ctx, horizontalPixelRatio: hr, verticalPixelRatio: vr, bitmapSize }) => {
+        // Labels never overlap: one is drawn only if it fits its span and clears the last one drawn on its row.
+        const labelEnd = { top: -Infinity, box: -Infinity };
         for (const r of this.regions) {
           const x1 = scale.timeToCoordinate(r.from);
           const x2 = scale.timeToCoordinate(r.to);
@@ -65,7 +67,13 @@ export class RegionsPrimitive implements ISeriesPrimitive<Time> {
           }
           ctx.fillStyle = this.labelColor;
           ctx.font = `${Math.round(11 * vr)}px system-ui, sans-serif`;
-          ctx.fillText(r.label, x + 4 * hr, r.top === null ? 14 * vr : y - 4 * vr);
+          const row = r.top === null ? "top" : "box";
+          const lx = x + 4 * hr;
+          const lw = ctx.measureText(r.label).width;
+          if (lw + 8 * hr <= w && lx >= labelEnd[row]) {
+            ctx.fillText(r.label, lx, r.top === null ? 14 * vr : y - 4 * vr);
+            labelEnd[row] = lx + lw + 6 * hr;
+          }
         }
       },
     );

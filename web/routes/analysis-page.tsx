@@ -1,13 +1,49 @@
-/** `/analysis/:symbol`: the full-size chart and reading of one symbol (bars and analysis from the market route). */
+/**
+ * `/analysis/:symbol`: the full-size chart and reading of one symbol (bars and analysis from the
+ * market route), with daily/weekly and MA/volume controls, a symbol search, and a shorter chart on a
+ * phone.
+ */
+import { useState } from "react";
 import { AnalysisSummary } from "../components/analysis-summary";
 import { PriceChart } from "../components/price-chart";
 import { useBars } from "../hooks/use-bars";
+import { useDeskT } from "../lib/desk-strings";
 import { useT } from "../lib/lang-store";
+import { analysisPath, navigate } from "../lib/router";
+
+function SymbolSearch({ initial }: { initial: string }) {
+  const { t } = useDeskT();
+  const [q, setQ] = useState(initial);
+  return (
+    <form
+      className="symbol-search"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const s = q.trim();
+        if (s) navigate(analysisPath(s));
+      }}
+    >
+      <input
+        type="search"
+        value={q}
+        aria-label={t("symbolSearch")}
+        placeholder={t("symbolSearch")}
+        data-testid="symbol-search"
+        onChange={(e) => setQ(e.target.value)}
+      />
+      <button type="submit" className="small">
+        {t("go")}
+      </button>
+    </form>
+  );
+}
 
 /** The analysis page. */
 export function AnalysisPage({ symbol }: { symbol: string }) {
   const { t } = useT();
   const { data, error } = useBars(symbol, 250);
+  const phone = typeof window !== "undefined" && window.innerWidth < 600;
   return (
     <div className="analysis-page">
       <p>
@@ -15,6 +51,7 @@ export function AnalysisPage({ symbol }: { symbol: string }) {
           ← {t("backToChat")}
         </button>
       </p>
+      <SymbolSearch initial={symbol} />
       <h1>{t("analysisTitle", { symbol: data ? `${data.symbol.name} (${data.symbol.id})` : symbol })}</h1>
       {error && (
         <p className="inline-error" role="alert">
@@ -24,7 +61,7 @@ export function AnalysisPage({ symbol }: { symbol: string }) {
       {!data && !error && <p className="muted">{t("chartLoading")}</p>}
       {data?.analysis ? (
         <>
-          <PriceChart analysis={data.analysis} bars={data.bars} height={480} />
+          <PriceChart analysis={data.analysis} bars={data.bars} height={phone ? 340 : 480} controls />
           <AnalysisSummary analysis={data.analysis} output={{ source: data.provenance }} chart={false} />
         </>
       ) : (

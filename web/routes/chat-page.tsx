@@ -11,6 +11,9 @@ import { TasksPanel } from "../components/tasks-panel";
 import { useSession } from "../hooks/use-session";
 import { useTasks } from "../hooks/use-tasks";
 import { useT } from "../lib/lang-store";
+import { useDeskT } from "../lib/desk-strings";
+import { downloadMarkdown } from "../components/message-tools";
+import { fileNameOf, transcriptMarkdown } from "../lib/transcript-markdown";
 import { collectTasks, pendingApproval, toBlocks, type ToolBlock } from "../lib/message-view";
 
 /** The chat page of `/c/:id`. */
@@ -19,6 +22,8 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const s = useSession(sessionId);
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [reviewing, setReviewing] = useState<ToolBlock | null>(null);
+  const [tasksOpen, setTasksOpen] = useState(false);
+  const desk = useDeskT();
 
   const liveMessage = s.live?.message ?? null;
   const pending = useMemo(() => (liveMessage ? pendingApproval(toBlocks(liveMessage.parts)) : null), [liveMessage]);
@@ -44,6 +49,33 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
             {s.title || "…"} <ShareButton sessionId={sessionId} />
           </h1>
           {!s.loading && <ProfileSwitch profile={s.profile} onSwitch={s.setProfile} />}
+          <button
+            type="button"
+            className="small tasks-toggle"
+            data-testid="tasks-toggle"
+            aria-expanded={tasksOpen}
+            onClick={() => setTasksOpen(!tasksOpen)}
+          >
+            {desk.t("tasksToggle", { n: tasks.length })}
+          </button>
+          <button
+            type="button"
+            className="small"
+            data-testid="export-transcript"
+            disabled={s.history.length === 0}
+            onClick={() =>
+              downloadMarkdown(
+                fileNameOf(s.title),
+                transcriptMarkdown(s.title, s.history, {
+                  user: t("you"),
+                  assistant: t("assistant"),
+                  notice: t("systemNotice"),
+                }),
+              )
+            }
+          >
+            {desk.t("exportTranscript")}
+          </button>
         </header>
         <AuditBadge target={{ sessionId }} version={s.history.length} />
         {s.loadError && (
@@ -68,7 +100,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         <Composer busy={busy} running={running} onSend={(text) => void s.send(text)} onStop={() => void s.stop()} />
         <StatusLine usage={s.usage} turn={s.live?.state.usage ?? s.carried} model={model} />
       </div>
-      <TasksPanel tasks={tasks} />
+      <TasksPanel tasks={tasks} open={tasksOpen} onClose={() => setTasksOpen(false)} />
       {dialogBlock?.approvalId && (
         <ApprovalDialog
           key={dialogBlock.approvalId}

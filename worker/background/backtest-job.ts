@@ -23,6 +23,7 @@ import { PermanentError, RetryableError, type QueueHandler } from "./queue-consu
 import { backtestNotification } from "./run-summaries";
 import { coordinatorOf } from "./screen-jobs";
 import { boardFilter, universeFor } from "./universe";
+import { withBenchmark } from "./backtest-extras";
 
 /** The symbols a backtest replays: the board's stocks, or only the one the input names. */
 function backtestSymbols(all: readonly SymbolInfo[], input: BacktestInput): SymbolInfo[] {
@@ -156,5 +157,7 @@ async function runInOneCall(d: BackgroundDeps, rec: TaskRecord, input: BacktestI
     d.log.info("backtest_stopped", { taskId: id });
     return;
   }
-  await completeTask(d, rec, result, backtestNotification(id, result));
+  const index = await d.cache.getSeries(u.index);
+  const withBench = withBenchmark(result, u.index, index?.bars ?? []);
+  await completeTask(d, rec, withBench, backtestNotification(id, withBench));
 }

@@ -7,6 +7,8 @@ import { createDayReplay, type DayReplayPlan } from "../engine/backtest/day-repl
 import type { DayRow } from "../engine/backtest/symbol-days";
 import type { BacktestResult } from "../contracts/backtest";
 import type { SymbolMeta } from "../engine/screen/symbol-features";
+import { withBenchmark } from "./backtest-extras";
+import { indexOfUniverse } from "./universe";
 
 /** One replay day of a batch: symbols past warm-up, how many above MA20, the L1 rows (local symbol numbers). */
 export interface BacktestDay {
@@ -75,5 +77,5 @@ export function replayStoredDays(sql: SqlStorage, plan: DayReplayPlan): Backtest
     }
     replay.day(k, eligible, above, rows, metaOf);
   }
-  return replay.result(metas.length);
+  return withBenchmark(replay.result(metas.length), indexOfUniverse(plan.label), plan.index);
 }

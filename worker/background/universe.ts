@@ -25,6 +25,11 @@ export function universeFor(mode: "offline" | "live", market: ScreenMarket): Uni
   return { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: "SZ.399006", simulated: false };
 }
 
+/** The main index of a universe by its code (the backtest's benchmark). */
+export function indexOfUniverse(code: string): string {
+  return code === "SIM" ? "SIM.IDX1" : code === "US" ? "US.SPX" : "SH.000001";
+}
+
 /** L0: listed stocks of the board (ST and delisted names out; BSE never screened). */
 export function boardFilter(symbols: readonly SymbolInfo[], board: ScreenBoard): SymbolInfo[] {
   return symbols.filter((s) => {

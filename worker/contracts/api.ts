@@ -217,6 +217,34 @@ export const StreamQuery = z.object({
 });
 export type StreamQuery = z.infer<typeof StreamQuery>;
 
+/**
+ * `GET /api/sessions/:id/turn` (and `/api/shares/:token/turn`) query: a long-poll of the session's
+ * turn state. `after` is the key the caller holds (answer at once when it differs), `wait` the
+ * seconds to wait for a change (0–25, default 20).
+ */
+export const TurnWatchQuery = z.object({
+  after: z.string().max(80).optional(),
+  wait: z
+    .string()
+    .regex(/^\d{1,2}$/, "wait must be whole seconds, 0–25")
+    .transform(Number)
+    .refine((n) => n <= 25, "wait must be at most 25 seconds")
+    .optional(),
+});
+export type TurnWatchQuery = z.infer<typeof TurnWatchQuery>;
+
+/** The long-poll's answer: `key` = `<turnId>:<status>` of the last turn ("" before any turn). */
+export const TurnWatch = z.object({
+  key: z.string(),
+  turn: z
+    .object({
+      id: z.string(),
+      status: z.enum(["running", "awaiting_approval", "done", "cancelled", "error", "rounds_exceeded"]),
+    })
+    .nullable(),
+});
+export type TurnWatch = z.infer<typeof TurnWatch>;
+
 /** `POST /api/sessions/:id/cancel` answer. */
 export const CancelResult = z.object({ cancelled: z.boolean() });
 export type CancelResult = z.infer<typeof CancelResult>;

@@ -79,5 +79,8 @@ export const BacktestResult = z.object({
   nav: z.array(z.object({ date: z.string(), nav: z.number() })),
   trade_list: z.array(BacktestTrade),
   caveats: z.array(z.string()),
+  /** The benchmark index's NAV over the same dates as `nav` (1 at the first date), and its code. */
+  benchmark: z.string().optional(),
+  benchmark_nav: z.array(z.object({ date: z.string(), nav: z.number() })).optional(),
 });
 export type BacktestResult = z.infer<typeof BacktestResult>;

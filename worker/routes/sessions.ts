@@ -12,9 +12,11 @@ import {
   UpdateSessionBody,
   SendMessageBody,
   StreamQuery,
+  TurnWatchQuery,
   SessionPageQuery,
   type CancelResult,
   type CreatedSession,
+  type TurnWatch,
   type SessionList,
 } from "../contracts/api";
 import { AppError } from "../lib/app-error";
@@ -75,6 +77,14 @@ export async function ownedSession(
   const index = new D1SessionIndex(createDb(c.env.DB));
   if (!(await index.get(c.var.userId, id))) throw notFound(id);
   return { id, stub: await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id), index };
+}
+
+/** The session's turn-state long-poll (`GET …/turn?after=&wait=`), shared with share links. */
+export async function watchTurn(c: Context<AppEnv>, stub: DurableObjectStub<SessionAgent>): Promise<TurnWatch> {
+  const query = TurnWatchQuery.safeParse(c.req.query());
+  if (!query.success) throw new AppError("invalid_input", 400, query.error.issues[0]?.message ?? "invalid query");
+  const watch = await stub.watchTurn(query.data.after ?? null, (query.data.wait ?? 20) * 1000);
+  return { key: watch.key, turn: watch.turn };
 }
 
 /** Session routes, mounted at /api/sessions. */
@@ -169,6 +179,10 @@ export const sessionRoutes = new Hono<AppEnv>()
     if (c.req.param("chatId") !== id) throw notFound(c.req.param("chatId"));
     const stream = await stub.openStream(resumeFrom(c));
     return stream ? new Response(stream, { headers: SSE_HEADERS }) : c.body(null, 204);
+  })
+  .get("/:id/turn", async (c) => {
+    const { stub } = await ownedSession(c);
+    return c.json(await watchTurn(c, stub));
   })
   .post("/:id/cancel", async (c) => {
     const { stub } = await ownedSession(c);

@@ -20,7 +20,7 @@ import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import { D1Shares, type LiveShare } from "../storage/share-repo";
 import { chartBars } from "./market";
-import { resumeFrom, SSE_HEADERS } from "./sessions";
+import { resumeFrom, SSE_HEADERS, watchTurn } from "./sessions";
 import { auditExport } from "./audit";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -71,6 +71,10 @@ export const shareReadRoutes = new Hono<AppEnv>()
     if (!detail.includes(JSON.stringify(symbol)))
       throw new AppError("not_found", 404, "this share shows no chart of that symbol");
     return c.json(await chartBars(c, symbol));
+  })
+  .get("/:token/turn", async (c) => {
+    const share = await liveShare(c);
+    return c.json(await watchTurn(c, await stubOf(c, share.sessionId)));
   })
   .get("/:token/audit/head", async (c) => {
     const share = await liveShare(c);

@@ -11,6 +11,7 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { consoleSink } from "../console-sink";
 import { loadConfig } from "../config";
 import { newId } from "../http/secrets";
+import type { TurnWatch } from "../contracts/api";
 import { createLogger, type Logger } from "../lib/log";
 import { spillKey } from "../runtime/context/spill";
 import { TurnController, type TurnHost } from "../runtime/turn-controller";
@@ -65,6 +66,9 @@ function auditSettings(env: Env, profile: string | null): Record<string, unknown
   }
 }
 
+/** Longest a `watchTurn` long-poll waits before answering "unchanged". */
+const MAX_WATCH_MS = 25_000;
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -82,6 +86,8 @@ export class SessionAgent extends Agent<Env> {
   private readonly traces: TraceWriter;
   private readonly controller: TurnController;
   private readonly audit: AuditLog;
+  /** Long-polls of `watchTurn` waiting for the session's turn state to change. */
+  private readonly watchers = new Set<() => void>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -204,6 +210,41 @@ export class SessionAgent extends Agent<Env> {
     return this.hub.subscribe(replay, live);
   }
 
+  /**
+   * The session's turn state as a short key (`<turnId>:<status>`, "" before the first turn) and the
+   * last turn. Answers at once when the key differs from `after`, else when it changes or after
+   * `waitMs` — a cheap long-poll, so a page follows turns it did not start (notification turns, other
+   * tabs, webhooks) over the ordinary `stream?from=N`.
+   */
+  async watchTurn(after: string | null, waitMs: number): Promise<TurnWatch> {
+    const deadline = Date.now() + Math.max(0, Math.min(waitMs, MAX_WATCH_MS));
+    for (;;) {
+      const now = this.turnWatch();
+      const left = deadline - Date.now();
+      if (after === null || now.key !== after || left <= 0) return now;
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.watchers.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, left);
+        this.watchers.add(wake);
+      });
+    }
+  }
+
+  private turnWatch(): TurnWatch {
+    const last = this.turns.lastTurn();
+    if (!last) return { key: "", turn: null };
+    return { key: `${last.id}:${last.status}`, turn: { id: last.id, status: last.status } };
+  }
+
+  /** Wakes parked `watchTurn` calls (each re-reads the state and answers only on a change). */
+  private wakeWatchers(): void {
+    for (const wake of this.watchers) wake(); // each wake removes itself; Set iteration allows that
+  }
+
   /** Stops the open turn at once; `{ cancelled: false }` when nothing runs. */
   async cancel(): Promise<{ cancelled: boolean }> {
     return this.controller.cancel();
@@ -230,10 +271,19 @@ export class SessionAgent extends Agent<Env> {
       log: this.log,
       now: Date.now,
       newId,
-      broadcast: (idx, chunk) => this.hub.broadcast(sseFrame(idx, chunk)),
+      broadcast: (idx, chunk) => {
+        this.hub.broadcast(sseFrame(idx, chunk));
+        this.wakeWatchers();
+      },
       subscribe: () => this.hub.subscribe([], true),
-      pauseStreams: () => this.hub.pause(),
-      closeStreams: () => this.hub.close(),
+      pauseStreams: () => {
+        this.hub.pause();
+        this.wakeWatchers();
+      },
+      closeStreams: () => {
+        this.hub.close();
+        this.wakeWatchers();
+      },
       keepAlive: () => this.keepAlive(),
       waitUntil: (work) => this.ctx.waitUntil(work),
       traces: this.traces,

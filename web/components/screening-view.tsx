@@ -1,0 +1,118 @@
+/**
+ * A screening result as research: the funnel's per-layer counts, the regime, top sectors and the
+ * candidate table (triggers, sector, strength, verdict) with a link to each candidate's chart.
+ */
+import type { ScreeningResult } from "@contracts/screening";
+import { useDeskT } from "../lib/desk-strings";
+import { analysisPath, navigate } from "../lib/router";
+
+const LAYERS = [
+  ["total_scanned", "L0"],
+  ["layer1_passed", "L1"],
+  ["layer2_passed", "L2"],
+  ["layer3_passed", "L3"],
+  ["layer4_passed", "L4"],
+  ["layer5_passed", "L5"],
+] as const;
+
+/** A link to a symbol's chart page (in-app navigation). */
+export function ChartLink({ symbol, label }: { symbol: string; label?: string }) {
+  const href = analysisPath(symbol);
+  return (
+    <a
+      href={href}
+      data-testid="chart-link"
+      onClick={(e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey) return;
+        e.preventDefault();
+        navigate(href);
+      }}
+    >
+      {label ?? symbol}
+    </a>
+  );
+}
+
+/** The screening view. */
+export function ScreeningView({ result }: { result: ScreeningResult }) {
+  const { t, f } = useDeskT();
+  const max = Math.max(1, result.summary.total_scanned);
+  return (
+    <section className="result-view" data-testid="screening-view" aria-label={t("screeningTitle")}>
+      <p className="muted small">
+        {result.universe}
+        {result.simulated ? " · SIM" : ""}
+        {result.asOf ? ` · ${f.date(result.asOf)}` : ""} · {result.regime.state}
+      </p>
+      <h3>{t("layerCounts")}</h3>
+      <table className="data-table layer-table" data-testid="layer-table">
+        <thead>
+          <tr>
+            <th scope="col">{t("layer")}</th>
+            <th scope="col">{t("count")}</th>
+            <th scope="col" aria-hidden="true" />
+          </tr>
+        </thead>
+        <tbody>
+          {LAYERS.map(([field, label]) => (
+            <tr key={field}>
+              <th scope="row">{label}</th>
+              <td className="num">{f.num(result.summary[field], 0)}</td>
+              <td className="bar-cell" aria-hidden="true">
+                <span className="bar" style={{ width: `${(100 * result.summary[field]) / max}%` }} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {result.top_sectors.length > 0 && (
+        <p className="small">
+          <strong>{t("sector")}:</strong>{" "}
+          {result.top_sectors.map((s) => `${s.sector} (${f.num(s.count, 0)})`).join(" · ")}
+        </p>
+      )}
+      <h3>{t("candidates")}</h3>
+      {result.candidates.length === 0 ? (
+        <p className="muted">{t("noCandidates")}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table" data-testid="candidate-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("symbol")}</th>
+                <th scope="col">{t("name")}</th>
+                <th scope="col">{t("sector")}</th>
+                <th scope="col">{t("triggers")}</th>
+                <th scope="col">{t("score")}</th>
+                <th scope="col">L5</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.candidates.map((c) => (
+                <tr key={c.code} data-testid="candidate-row">
+                  <td>
+                    <ChartLink symbol={c.code} />
+                  </td>
+                  <td>{c.name}</td>
+                  <td>{c.industry ?? "—"}</td>
+                  <td>
+                    {c.triggers.map((tr) => `${tr.type}${tr.status === "confirmed" ? "✓" : "…"}`).join(" ") || "—"}
+                  </td>
+                  <td className="num">{f.num(c.strength, 1)}</td>
+                  <td title={c.verdictReason}>{c.verdict}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {result.notes.length > 0 && (
+        <ul className="muted small">
+          {result.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
