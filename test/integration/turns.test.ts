@@ -580,12 +580,12 @@ describe("context governance in the session", () => {
     const { getAgentByName } = await import("agents");
     const id = await newSession();
     const big = JSON.stringify({ rows: Array.from({ length: 50_000 }, (_, i) => `row ${i} ${"x".repeat(90)}`) });
-    await testEnv.SPILLS.put(`spills/${id}/t_a/call_1.json`, big);
-    const res = await call(`/api/sessions/${id}/spills/t_a/call_1`);
+    await testEnv.SPILLS.put(`spills/${id}/t_0000000000000000000000000a/call_1.json`, big);
+    const res = await call(`/api/sessions/${id}/spills/t_0000000000000000000000000a/call_1`);
     expect(res.status).toBe(200);
     expect((await res.text()).length).toBe(big.length);
     const other = await newSession();
-    expect((await call(`/api/sessions/${other}/spills/t_a/call_1`)).status).toBe(404);
+    expect((await call(`/api/sessions/${other}/spills/t_0000000000000000000000000a/call_1`)).status).toBe(404);
     const stub = await getAgentByName<Env, SessionAgent>(testEnv.SessionAgent, id);
     await runInDurableObject(stub, (instance: SessionAgent) => {
       const store = instance["store"];
