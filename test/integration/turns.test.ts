@@ -595,8 +595,21 @@ describe("context governance in the session", () => {
           0,
         );
     });
-    const session = (await (await call(`/api/sessions/${id}`)).json()) as { messages: unknown[] };
-    expect(session.messages).toHaveLength(10_000);
+    // The latest page comes first; the older pages, walked by their cursors, hold every message once.
+    type Page = { messages: { id: string }[]; page: { limit: number; older: string | null } };
+    const first = (await (await call(`/api/sessions/${id}`)).json()) as Page;
+    expect(first.messages).toHaveLength(200);
+    expect(first.messages.at(-1)?.id).toBe("m_9999");
+    const ids = first.messages.map((m) => m.id);
+    let older = first.page.older;
+    while (older) {
+      const page = (await (await call(`/api/sessions/${id}?limit=500&before=${older}`)).json()) as Page;
+      ids.unshift(...page.messages.map((m) => m.id));
+      older = page.page.older;
+    }
+    expect(ids).toHaveLength(10_000);
+    expect(new Set(ids).size).toBe(10_000);
+    expect(ids[0]).toBe("m_0");
   });
 });
 
