@@ -105,9 +105,7 @@ describe("offline answers on real data", () => {
     await page.close();
   }, 120_000);
 
-  // Skipped: failed in the first full run after the second wave's merges (closing note of that stop);
-  // the feature is built — re-enable once this browser check is green again.
-  it.skip("an offline screening turn that asks for the regime shows no red card", async () => {
+  it("an offline screening turn that asks for the regime shows no red card", async () => {
     const page = await openPage(browser, appUrl);
     await startChat(page, "选股，并看看市场状态");
     const regime = page.locator('[data-testid="tool-card"][data-tool="market_regime"]');
