@@ -220,11 +220,9 @@ export async function buildAuditBodies(facts: AuditTurnFacts, crypto: AuditCrypt
   };
   const bodies: AuditBody[] = [];
   for (const step of steps) bodies.push(await bounded(step));
-  if (steps.length > 0 && steps.at(-1)) {
-    // The last step's status is the turn's when the turn did not finish.
-    const last = bodies.at(-1);
-    if (last && facts.status !== "done") last.status = facts.status;
-  }
+  // The last step's status is the turn's when the turn did not finish.
+  const lastStep = bodies.at(-1);
+  if (lastStep && facts.status !== "done") lastStep.status = facts.status;
   bodies.push(await bounded(turn));
   return bodies;
 }
