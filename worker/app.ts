@@ -22,6 +22,7 @@ import { sessionShareRoutes, shareOwnerRoutes, shareReadRoutes } from "./routes/
 import { analyzeRoutes } from "./routes/analyze";
 import { healthRoutes } from "./routes/health";
 import { marketRoutes } from "./routes/market";
+import { marketSyncRoutes } from "./routes/market-sync";
 import { sessionRoutes } from "./routes/sessions";
 import { taskRoutes } from "./routes/tasks";
 import { webhookRoutes } from "./routes/webhooks";
@@ -73,6 +74,7 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/audit", auditOwnerRoutes);
   app.route("/api/portfolio", portfolioRoutes);
   app.route("/api/analyze", analyzeRoutes);
+  app.route("/api/market/sync", marketSyncRoutes);
   app.route("/api/market", marketRoutes);
   app.route("/api/sessions", sessionRoutes);
   app.route("/api/tasks", taskRoutes);

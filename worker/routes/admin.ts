@@ -1,5 +1,5 @@
 /**
- * Admin routes (`/api/admin/*`): create, list and revoke users' API tokens. They answer only to
+ * Admin routes (`/api/admin/*`): create, list and revoke users' API tokens; start a market sync. They answer only to
  * `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time; with no ADMIN_TOKEN set they are
  * refused. A created token is shown once; only its SHA-256 is stored.
  */
@@ -57,6 +57,17 @@ export const adminRoutes = new Hono<AppEnv>()
     const created = await issueToken(c.env.DB, { user: body.user, label: body.label ?? "", createdBy: "admin" });
     c.var.log.info("token_created", { tokenId: created.id, by: "admin" });
     return c.json(created satisfies CreatedApiToken, 201);
+  })
+  .post("/market-sync", async (c) => {
+    if (c.var.config.marketData !== "live")
+      throw new AppError(
+        "conflict",
+        409,
+        "MARKET_DATA is offline: the bundled market needs no sync (set MARKET_DATA=live to sync the real market)",
+      );
+    await c.env.MARKET_SYNC_QUEUE.send({ kind: "sync.start", market: "CN" });
+    c.var.log.info("market_sync_requested", { by: "admin" });
+    return c.json({ queued: true, status: "/api/market/sync" }, 202);
   })
   .delete("/tokens/:id", async (c) => {
     const id = pathParam(c, "id", KeyParam, (raw) => new AppError("not_found", 404, `token ${raw} not found`));

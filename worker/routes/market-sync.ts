@@ -1,0 +1,14 @@
+/**
+ * `GET /api/market/sync`: the market sync's status (latest and last completed run, coverage, failures,
+ * storage). Starting a sync is an operator's act: `POST /api/admin/market-sync` (routes/admin.ts).
+ */
+import { Hono } from "hono";
+import type { SyncStatus } from "../contracts/market-sync";
+import type { AppEnv } from "../http/app-env";
+import { syncStatus } from "../market/sync/sync-status";
+import { D1SyncStore } from "../storage/market-sync-repo";
+
+/** Mounted at /api/market/sync (after identity). */
+export const marketSyncRoutes = new Hono<AppEnv>().get("/", async (c) =>
+  c.json((await syncStatus(new D1SyncStore(c.env.DB), c.var.config.marketData)) satisfies SyncStatus),
+);
