@@ -14,6 +14,8 @@ import { D1UsageRepo } from "../storage/usage-repo";
 import { D1HistoryRepo } from "../storage/history-repo";
 import { D1MarketCache } from "../storage/market-cache-repo";
 import { D1TaskRepo } from "../storage/task-repo";
+import { D1SyncStore } from "../storage/market-sync-repo";
+import type { SyncStore } from "../ports/market-sync";
 import type { CompletionDeps } from "./complete-task";
 import type { BackgroundQueue } from "./task-message";
 
@@ -31,6 +33,8 @@ export interface BackgroundDeps extends CompletionDeps {
   batchSize: number;
   /** The owners' usage totals (model calls made by background work, e.g. the report writer). */
   usage: D1UsageRepo;
+  /** The market sync's store (live coverage; see sync-gate.ts). */
+  sync?: SyncStore;
   /** The model endpoints for a task's owner: their own (Settings → Model) or `config`'s default. */
   modelsFor(ownerId: string, config: Config): Promise<EffectiveModels>;
 }
@@ -53,6 +57,7 @@ export function backgroundDeps(env: Env, overrides: Partial<BackgroundDeps> & { 
     now: Date.now,
     log: createLogger(consoleSink, { area: "background" }),
     batchSize: SCREEN_BATCH_SIZE,
+    sync: new D1SyncStore(env.DB),
     modelsFor: (ownerId, current) => effectiveModels(env.DB, current, ownerId),
     ...overrides,
   };

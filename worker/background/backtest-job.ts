@@ -22,6 +22,7 @@ import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { backtestNotification } from "./run-summaries";
 import { coordinatorOf } from "./screen-jobs";
+import { universeCoverage } from "./sync-gate";
 import { boardFilter, universeFor } from "./universe";
 import { withBenchmark } from "./backtest-extras";
 
@@ -70,6 +71,9 @@ async function replayPlan(d: BackgroundDeps, input: BacktestInput): Promise<DayR
 export async function runBacktestJob(d: BackgroundDeps, rec: TaskRecord): Promise<void> {
   const input = parseInput(rec);
   const u = universeFor(d.config.marketData, input.market);
+  // A whole-market backtest needs the synced market; one named symbol needs only its own bars.
+  const gate = input.symbol ? { coverage: null } : await universeCoverage(d.sync, u);
+  if ("refused" in gate) throw new PermanentError(gate.refused);
   const symbols = backtestSymbols(await d.cache.listSymbols(u.code, "stock"), input);
   const plan = await replayPlan(d, input);
   if (!plan) return runInOneCall(d, rec, input);

@@ -7,6 +7,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Bar } from "../contracts/analysis";
+import type { SyncCoverage } from "../contracts/market-sync";
 import type { ScreenInput, ScreeningResult } from "../contracts/screening";
 import type { DayReplayPlan } from "../engine/backtest/day-replay";
 import { reduceFunnel } from "../engine/screen/reduce-funnel";
@@ -26,6 +27,8 @@ export interface ScreenPlan {
   index: Bar[];
   smallCap: Bar[];
   notes: string[];
+  /** The live market's sync coverage (absent for the simulated market and US). */
+  coverage?: SyncCoverage;
 }
 
 /** What a backtest's coordinator needs to replay the portfolio. */
@@ -212,6 +215,7 @@ export class TaskCoordinator extends DurableObject<Env> {
       candidates: o.candidates,
       symbols_for_report: o.symbolsForReport,
       notes: [...plan.notes, ...o.notes],
+      ...(plan.coverage ? { coverage: plan.coverage } : {}),
     };
     const rec = await deps.tasks.record(plan.taskId);
     if (!rec) return;

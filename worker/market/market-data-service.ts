@@ -246,7 +246,8 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
       }
       // Fresh enough: fetched recently and long enough (a series shorter than a full fetch is the whole history).
       const longEnough = cached && (cached.bars.length >= days || cached.bars.length < FULL_FETCH);
-      if (cached && longEnough && o.now() - cached.fetchedAt < freshFor) return fromCache(symbol, cached, days, {});
+      const fresh = cached && o.now() - cached.fetchedAt < freshFor && cached.fetchedAt >= (opts.fresherThan ?? 0);
+      if (cached && longEnough && fresh) return fromCache(symbol, cached, days, {});
       return fetchLive(symbol, days, cached);
     },
     async minuteBars(input, { interval }) {

@@ -90,6 +90,7 @@ export interface SyncStore {
   /** The newest run of a market that is still running, if any. */
   runningRun(market: "CN" | "US"): Promise<SyncRun | null>;
   latestRun(market: "CN" | "US"): Promise<SyncRun | null>;
+  run(id: string): Promise<SyncRun | null>;
   lastCompletedRun(market: "CN" | "US"): Promise<SyncRun | null>;
   createRun(run: SyncRun): Promise<void>;
   updateRun(id: string, patch: Partial<Omit<SyncRun, "id" | "market">>): Promise<void>;

@@ -108,6 +108,11 @@ export class D1SyncStore implements SyncStore {
     return this.#run("", market);
   }
 
+  async run(id: string): Promise<SyncRun | null> {
+    const r = await this.#d1.prepare(`SELECT * FROM market_sync_runs WHERE id = ?1`).bind(id).first<RunRow>();
+    return r ? toRun(r) : null;
+  }
+
   lastCompletedRun(market: "CN" | "US") {
     return this.#run("AND status = 'done'", market);
   }
@@ -347,8 +352,7 @@ export class D1SyncStore implements SyncStore {
           .bind(runId),
       ]);
     }
-    const r = await this.#d1.prepare(`SELECT * FROM market_sync_runs WHERE id = ?1`).bind(runId).first<RunRow>();
-    return r ? toRun(r) : null;
+    return this.run(runId);
   }
 
   async coverage(market: "CN" | "US", asOf: string | null): Promise<SyncCoverage> {
@@ -378,7 +382,9 @@ export class D1SyncStore implements SyncStore {
   async failures(limit: number): Promise<{ list: SyncFailure[]; total: number }> {
     const [rows, count] = await this.#d1.batch<unknown>([
       this.#d1
-        .prepare(`SELECT symbol_id, reason, failures, at FROM market_sync_failures ORDER BY at DESC, symbol_id LIMIT ?1`)
+        .prepare(
+          `SELECT symbol_id, reason, failures, at FROM market_sync_failures ORDER BY at DESC, symbol_id LIMIT ?1`,
+        )
         .bind(limit),
       this.#d1.prepare(`SELECT count(*) AS n FROM market_sync_failures`),
     ]);

@@ -86,7 +86,10 @@ export function planSync(
 }
 
 /** Cuts a plan into numbered batches: appends first (cheap), then fetches. */
-export function planBatches(plan: SyncPlan, extraFetch: readonly string[] = []): (SyncBatchItems & { batch: number })[] {
+export function planBatches(
+  plan: SyncPlan,
+  extraFetch: readonly string[] = [],
+): (SyncBatchItems & { batch: number })[] {
   const out: (SyncBatchItems & { batch: number })[] = [];
   for (let i = 0; i < plan.append.length; i += APPEND_BATCH)
     out.push({ batch: out.length, mode: "append", items: plan.append.slice(i, i + APPEND_BATCH) });

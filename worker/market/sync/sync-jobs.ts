@@ -5,9 +5,9 @@
  * delisted), plans the day (planner in plan.ts: append the list's bar where that is enough, refetch
  * history on gaps, corporate actions, short or new series and last run's failures) and sends one
  * `sync.batch` per stored batch. A batch is done once: a redelivered or duplicated one changes
- * nothing, and the run's counters are recounted from its batches. A fetch batch that mostly failed
- * on transient upstream errors is retried by the queue (with backoff) before it settles with the
- * failures listed, which the next run fetches first.
+ * nothing, and the run's counters are recounted from its batches. A fetch batch with failures on
+ * transient upstream errors (rate limits, 5xx, timeouts) is retried by the queue (with backoff)
+ * before it settles with the failures listed, which the next run fetches first.
  */
 import { z } from "zod";
 import type { Logger } from "../../lib/log";
@@ -26,9 +26,12 @@ const PAGE_ATTEMPTS = 4;
 const MAX_PAGES = 120;
 /** Messages per `sendBatch` (the Queues limit is 100 messages and 256 KB; ours are tiny). */
 const SEND_CHUNK = 100;
-/** Queue attempts a mostly-failed fetch batch gets before it settles with its failures. */
-const BATCH_RETRIES = 3;
-
+/**
+ * Deliveries a fetch batch with transient failures gets before it settles with them listed: the
+ * queue's first delivery plus its `max_retries = 3` (wrangler.toml). Symbols that already synced are
+ * fresh in the cache on a redelivery, so only the failed ones reach the provider again.
+ */
+const BATCH_DELIVERIES = 4;
 
 export const SyncStartMessage = z.object({ kind: z.literal("sync.start"), market: z.literal("CN").default("CN") });
 export const SyncBatchMessage = z.object({
@@ -180,9 +183,9 @@ const transient = (code: string): boolean => code === "rate_limited" || code ===
 
 /** Does one batch; `attempts` is the queue's delivery count. */
 export async function runSyncBatch(d: SyncDeps, runId: string, batchNo: number, attempts: number): Promise<void> {
-  const b = await d.store.batch(runId, batchNo);
-  if (!b) throw new SyncPermanent(`no batch ${batchNo} in sync run ${runId}`);
-  if (b.state === "done") return;
+  const [b, run] = await Promise.all([d.store.batch(runId, batchNo), d.store.run(runId)]);
+  if (!b || !run) throw new SyncPermanent(`no batch ${batchNo} in sync run ${runId}`);
+  if (b.state === "done" || run.status !== "running") return;
   const outcome: BatchOutcome = { appended: 0, fetched: 0, failures: [], succeeded: [], requests: 0 };
   if (b.mode === "append") {
     const written = await d.store.appendBars(b.items, d.now());
@@ -193,7 +196,8 @@ export async function runSyncBatch(d: SyncDeps, runId: string, batchNo: number, 
     let transientFailures = 0;
     for (const id of b.items) {
       const kind = (SYNC_INDICES as readonly string[]).includes(id) ? ("index" as const) : ("stock" as const);
-      const r = await d.market.dailyBars(id, { days: MIN_SYNC_BARS, kind });
+      // Only what this run fetched counts as fresh: a series appended yesterday must be refetched.
+      const r = await d.market.dailyBars(id, { days: MIN_SYNC_BARS, kind, fresherThan: run.startedAt });
       const tried = r.ok ? r.value.provenance.attempts.filter((a) => a.outcome !== "skipped").length : 1;
       outcome.requests += Math.max(1, tried);
       if (r.ok && !r.value.provenance.stale && r.value.bars.length > 0) {
@@ -207,11 +211,10 @@ export async function runSyncBatch(d: SyncDeps, runId: string, batchNo: number, 
       if (!r.ok ? transient(r.error.code) : true) transientFailures += 1;
       outcome.failures.push({ symbolId: id, reason });
     }
-    if (transientFailures * 2 > b.items.length && attempts < BATCH_RETRIES)
+    if (transientFailures > 0 && attempts < BATCH_DELIVERIES)
       throw new SyncRetry(`${transientFailures} of ${b.items.length} fetches failed on transient upstream errors`);
   }
-  const run = await d.store.completeBatch(runId, batchNo, outcome, d.now());
-  await finishIfComplete(d, run);
+  await finishIfComplete(d, await d.store.completeBatch(runId, batchNo, outcome, d.now()));
 }
 
 /** A dead-lettered batch settles with all its symbols failed, so the run can finish. */
