@@ -14,19 +14,18 @@ import { createApp } from "../../worker/app";
 import { backgroundDeps, type BackgroundDeps } from "../../worker/background/background-deps";
 import { createBackgroundPort } from "../../worker/background/background-port";
 import { createBackgroundHandlers } from "../../worker/background/handlers";
-import { createQueueConsumer, type ConsumedMessage, type DeadLetter } from "../../worker/background/queue-consumer";
+import { createQueueConsumer, type ConsumedMessage } from "../../worker/background/queue-consumer";
 import { boardFilter } from "../../worker/background/universe";
 import type { SyncStatus } from "../../worker/contracts/market-sync";
 import type { ScreeningResult } from "../../worker/contracts/screening";
 import type { TaskView } from "../../worker/contracts/task";
 import { createLogger } from "../../worker/lib/log";
-import { createSyncHandlers, syncDeps } from "../../worker/market/sync/sync-wiring";
-import type { SyncDeps } from "../../worker/market/sync/sync-jobs";
 import { createDb } from "../../worker/storage/db";
 import { D1MarketCache } from "../../worker/storage/market-cache-repo";
 import { D1SyncStore } from "../../worker/storage/market-sync-repo";
 import { tasks as tasksTable } from "../../worker/storage/schema";
 import { fakeBars, fakeStocks, type FakeMarketSpec } from "../support/fake-upstream/fake-market";
+import { syncQueueDriver } from "./market-sync-driver";
 import { testEnv } from "./test-env";
 
 const upstream = inject("upstreamUrl");
@@ -77,49 +76,8 @@ async function upstreamRequests(path: string): Promise<{ path: string; query: st
   return all.filter((r) => r.path === path);
 }
 
-/**
- * Drives the sync's queue by hand: each delivery is a fresh consumer invocation (fresh deps, as in
- * production), batches of up to 4 messages as wrangler.toml says; retried messages come back with
- * one more attempt. `drop` loses messages (a worker killed mid-run).
- */
-function queueDriver(over: Partial<SyncDeps> = {}) {
-  const pending: { body: unknown; attempts: number }[] = [];
-  const dead: DeadLetter[] = [];
-  const queue = {
-    sendBatch: async (messages: Iterable<{ body: unknown }>) => {
-      for (const m of messages) pending.push({ body: m.body, attempts: 1 });
-    },
-  };
-  const deps = (): SyncDeps => syncDeps(liveEnv, { queue, sleep: async () => {}, log: silent, ...over });
-  async function deliverSome(max: number): Promise<number> {
-    const take = pending.splice(0, Math.min(max, 4));
-    const messages: ConsumedMessage[] = take.map((m) => ({
-      id: crypto.randomUUID(),
-      attempts: m.attempts,
-      body: m.body,
-      ack: () => {},
-      retry: () => void pending.push({ body: m.body, attempts: m.attempts + 1 }),
-    }));
-    await createQueueConsumer(createSyncHandlers(deps()))(
-      { queue: "wyckoff-edge-market-sync", messages },
-      { send: async (d: DeadLetter) => void dead.push(d) },
-      silent,
-    );
-    return take.length;
-  }
-  return {
-    pending,
-    dead,
-    send: (body: unknown) => void pending.push({ body, attempts: 1 }),
-    deliverSome,
-    /** Delivers until the queue is empty (or `limit` messages went through). */
-    async drain(limit = Number.POSITIVE_INFINITY): Promise<number> {
-      let n = 0;
-      while (pending.length > 0 && n < limit) n += await deliverSome(limit - n);
-      return n;
-    },
-  };
-}
+/** The sync's queue, driven by hand over the live bindings. */
+const queueDriver = () => syncQueueDriver(liveEnv);
 
 async function status(): Promise<SyncStatus> {
   const res = await createApp().request("http://wyckoff.test/api/market/sync", {}, liveEnv);
