@@ -13,7 +13,7 @@ import { createQueueConsumer } from "./background/queue-consumer";
 import { MEMORY_PRUNING_CRON, pruneMemories } from "./background/prune-memories";
 import { backgroundDeps } from "./coordinator/background-wiring";
 import { createLogger } from "./lib/log";
-import { memoryStoreOf } from "./session/session-memory";
+import { memoryStoreOf } from "./storage/memory-repo";
 
 export { SessionAgent } from "./session/session-agent";
 export { TaskCoordinator } from "./coordinator/task-coordinator";
