@@ -186,6 +186,11 @@ describe("MCP listing", () => {
       (await c.listTools()).tools.find((t) => t.name === name)?.annotations?.openWorldHint;
     expect(await hint(live, "analyze_stock")).toBe(true);
     expect(await hint(live, "screen_stocks")).toBe(true);
+    for (const name of ["wyckoff_diagnose", "run_funnel_simulation", "intraday_rescue_check"]) {
+      expect(await hint(live, name), name).toBe(true);
+      const t = (await live.listTools()).tools.find((x) => x.name === name);
+      expect(t?.annotations, name).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    }
     expect(await hint(live, "generate_ai_report")).toBe(false);
     expect(await hint(live, "query_history")).toBe(false);
     expect(await hint(live, "write_file")).toBe(false);
