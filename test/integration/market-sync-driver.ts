@@ -6,7 +6,7 @@
  */
 import { createQueueConsumer, type ConsumedMessage, type DeadLetter } from "../../worker/background/queue-consumer";
 import { createLogger } from "../../worker/lib/log";
-import type { SyncDeps } from "../../worker/market/sync/sync-jobs";
+import type { SyncDeps } from "../../worker/background/market-sync/sync-jobs";
 import { createSyncHandlers, syncDeps } from "../../worker/market/sync/sync-wiring";
 
 /** A hand-driven sync queue over `env`. */

@@ -11,7 +11,8 @@
  */
 import { describe, expect, inject, it } from "vitest";
 import { createApp } from "../../worker/app";
-import { backgroundDeps, type BackgroundDeps } from "../../worker/background/background-deps";
+import type { BackgroundDeps } from "../../worker/background/background-deps";
+import { backgroundDeps } from "../../worker/coordinator/background-wiring";
 import { createBackgroundPort } from "../../worker/background/background-port";
 import { createBackgroundHandlers } from "../../worker/background/handlers";
 import { createQueueConsumer, type ConsumedMessage } from "../../worker/background/queue-consumer";

@@ -19,7 +19,7 @@ import { completeTask } from "./complete-task";
 import { PermanentError } from "./queue-consumer";
 import { reportNotification, strategyNotification } from "./run-summaries";
 import { screenFeatures, SCREEN_WINDOW } from "./screen-features";
-import { universeCoverage } from "./sync-gate";
+import { universeCoverage } from "./market-sync/sync-gate";
 import { boardFilter, universeFor } from "./universe";
 
 async function readFeatures(d: BackgroundDeps, codes: readonly string[]) {

@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import type { SyncStatus } from "../contracts/market-sync";
 import type { AppEnv } from "../http/app-env";
-import { syncStatus } from "../market/sync/sync-status";
+import { syncStatus } from "../background/market-sync/sync-status";
 import { D1SyncStore } from "../storage/market-sync-repo";
 
 /** Mounted at /api/market/sync (after identity). */

@@ -6,7 +6,7 @@
  */
 import type { Bar } from "../contracts/analysis";
 import { coverageStatement, type SyncCoverage, type SyncFailure } from "../contracts/market-sync";
-import { decodeBarChunk, encodeBarChunks } from "../market/parse/bar-chunks";
+import { decodeBarChunk, encodeBarChunks } from "../lib/bar-chunks";
 import type {
   AppendItem,
   BatchOutcome,

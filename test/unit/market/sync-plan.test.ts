@@ -14,7 +14,7 @@ import {
   planSync,
   previousTradeDate,
   sameClose,
-} from "../../../worker/market/sync/plan";
+} from "../../../worker/background/market-sync/plan";
 import type { SeriesHead, UniverseRow } from "../../../worker/ports/market-sync";
 
 const row = (code: string, over: Partial<UniverseRow> = {}): UniverseRow => ({

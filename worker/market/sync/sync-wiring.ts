@@ -19,7 +19,7 @@ import {
   SyncBatchMessage,
   SyncStartMessage,
   type SyncDeps,
-} from "./sync-jobs";
+} from "../../background/market-sync/sync-jobs";
 
 /** The sync queue's name (wrangler.toml). */
 export const MARKET_SYNC_QUEUE = "wyckoff-edge-market-sync";

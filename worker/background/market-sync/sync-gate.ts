@@ -4,10 +4,10 @@
  * and refuses to run over a market that was never synced (it would read a handful of names someone
  * happened to analyze). The simulated market and US need no sync.
  */
-import type { SyncCoverage } from "../contracts/market-sync";
-import { syncCoverage } from "../market/sync/sync-status";
-import type { SyncStore } from "../ports/market-sync";
-import type { Universe } from "./universe";
+import type { SyncCoverage } from "../../contracts/market-sync";
+import { syncCoverage } from "./sync-status";
+import type { SyncStore } from "../../ports/market-sync";
+import type { Universe } from "../universe";
 
 /** What a person reads when the live market was never synced. */
 export const NEVER_SYNCED =

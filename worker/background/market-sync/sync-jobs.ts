@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { Logger } from "../../lib/log";
 import type { MarketData } from "../../ports/market-data";
 import type { BatchOutcome, SyncRun, SyncStore, UniverseFeed, UniverseRow } from "../../ports/market-sync";
-import { PermanentError as SyncPermanent, RetryableError as SyncRetry } from "../../background/queue-consumer";
+import { PermanentError as SyncPermanent, RetryableError as SyncRetry } from "../queue-consumer";
 import { MIN_SYNC_BARS, planBatches, planSync } from "./plan";
 
 /** The CN indices every run keeps current (regime, breadth, relative strength, backtest benchmark). */
