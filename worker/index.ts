@@ -1,8 +1,8 @@
 /**
  * Worker entry: wiring only. HTTP goes to the Hono app; queue batches to the background consumer
  * (or, for the dead-letter queue, to the dead-letter consumer; for the market-sync queue, to the
- * sync's handlers); the Cron Triggers start the market sync, the daily screening and the daily
- * memory pruning.
+ * sync's handlers); the Cron Triggers start the market sync, the tail-buy job, the daily screening
+ * and the daily memory pruning.
  */
 import { createApp } from "./app";
 import { consoleSink } from "./console-sink";
@@ -23,6 +23,9 @@ import {
   syncDeps,
 } from "./market/sync/sync-wiring";
 import { memoryStoreOf } from "./storage/memory-repo";
+
+/** The tail-buy job's Cron Trigger (14:30 Beijing time on weekdays; wrangler.toml). */
+const TAIL_BUY_CRON = "30 6 * * 1-5";
 
 export { SessionAgent } from "./session/session-agent";
 export { TaskCoordinator } from "./coordinator/task-coordinator";
@@ -53,6 +56,10 @@ export default {
     const log = createLogger(consoleSink, { cron: controller.cron });
     if (controller.cron === MEMORY_PRUNING_CRON) {
       await pruneMemories({ store: memoryStoreOf(env.DB), now: controller.scheduledTime, log });
+      return;
+    }
+    if (controller.cron === TAIL_BUY_CRON) {
+      await env.BACKGROUND_QUEUE.send({ kind: "tailbuy.run" });
       return;
     }
     if (controller.cron === MARKET_SYNC_CRON) {

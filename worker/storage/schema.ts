@@ -405,3 +405,26 @@ export const marketSyncFailures = sqliteTable(
   },
   (t) => [index("market_sync_failures_at").on(t.at)],
 );
+
+/** Tail-buy decisions (background/tail-buy.ts): the 14:30 intraday read of an owner's latest recommendations. */
+export const tailBuys = sqliteTable(
+  "tail_buys",
+  {
+    ownerId: text("owner_id").notNull(),
+    runDate: text("run_date").notNull(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    decision: text("decision", { enum: ["BUY", "WATCH", "SKIP"] }).notNull(),
+    score: real("score").notNull(),
+    classification: text("classification").notNull(),
+    reason: text("reason").notNull(),
+    price: real("price").notNull(),
+    vwap: real("vwap"),
+    simulated: integer("simulated", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ownerId, t.runDate, t.code] }),
+    index("tail_buys_owner_date").on(t.ownerId, t.runDate),
+  ],
+);
