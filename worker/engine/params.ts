@@ -19,6 +19,14 @@ export interface EngineParams {
   /** AR must come within this many bars of the climax; minimum rally / decline. */
   arWindow: number;
   arMinMove: number;
+  /**
+   * The AR is the extreme of the whole reaction off the climax, not of its first leg: it is tracked
+   * for up to `arTrackBars` bars and confirmed when price comes back into the test zone, the
+   * `arZone` share of the climax–AR span nearest the climax (or, once the tracking window is over,
+   * by a one-ATR reversal).
+   */
+  arTrackBars: number;
+  arZone: number;
   /** ST: band around the climax extreme; volume at most this share of climax volume. */
   stBand: number;
   stMaxVolShare: number;
@@ -83,6 +91,11 @@ export interface EngineParams {
   clusterVolPct: number;
   clusterSr: number;
   clusterAtr: number;
+  /**
+   * A clustered climax ends a trend, not a first break: the cluster's extreme comes at least this
+   * many bars after the opposite extreme of the `clusterTrendBars` window (the high an SC's fall began at).
+   */
+  clusterMinTrendBars: number;
   /** A trend reaction whose mean volume exceeds the prior leg's by this factor flips the side. */
   heavyReaction: number;
   /** Phase FSM: consecutive closes beyond the range for D→E and E→MARKUP; failure margin. */
@@ -101,6 +114,8 @@ export const DEFAULT_PARAMS: EngineParams = {
   climaxLookback: 60,
   arWindow: 10,
   arMinMove: 0.03,
+  arTrackBars: 40,
+  arZone: 0.25,
   stBand: 0.02,
   stMaxVolShare: 0.8,
   stWindow: 40,
@@ -150,6 +165,7 @@ export const DEFAULT_PARAMS: EngineParams = {
   clusterVolPct: 0.9,
   clusterSr: 1.3,
   clusterAtr: 2.5,
+  clusterMinTrendBars: 20,
   heavyReaction: 1.15,
   phaseEBars: 10,
   markupBars: 20,

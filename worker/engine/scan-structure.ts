@@ -23,6 +23,9 @@ export interface ScanResult {
 const STALE_BARS = 250;
 /** Consecutive decisive closes beyond the range that end it without an SOS/SOW. */
 const EXIT_CLOSES = 3;
+/** A decisive close clears the band by max(`EXIT_PCT`·board scale, `EXIT_ATR` ATR). */
+const EXIT_PCT = 0.02;
+const EXIT_ATR = 1;
 
 function setPhase(state: ScanState, phase: PhaseName, index: number, t: number, reason: string): void {
   if (state.phase === phase) return;
@@ -125,15 +128,16 @@ function stepSupersede(ctx: ScanContext, state: ScanState, st: Structure, t: num
 
 /**
  * A range also ends when price simply leaves it in its own direction without a textbook SOS/SOW:
- * `EXIT_CLOSES` closes beyond resistance (support) by max(exit margin, 2 ATR).
+ * `EXIT_CLOSES` consecutive closes beyond resistance (support) by max(`EXIT_PCT`, `EXIT_ATR` ATR). A
+ * Spring or UTAD reclaims the band within two bars, so three closes beyond it are never one.
  */
 function stepExit(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
-  const { s, p, scale } = ctx;
+  const { s, scale } = ctx;
   if (st.breakoutIndex >= 0) return false;
   const acc = st.side === "acc";
   let n = 0;
   for (let i = t; i > t - EXIT_CLOSES && i > st.arIndex; i--) {
-    const m = Math.max(p.failMargin * scale, (2 * at(s.atr, i)) / at(s.close, i));
+    const m = Math.max(EXIT_PCT * scale, (EXIT_ATR * at(s.atr, i)) / at(s.close, i));
     if (acc ? at(s.close, i) > st.resistance * (1 + m) : at(s.close, i) < st.support * (1 - m)) n++;
   }
   if (n < EXIT_CLOSES) return false;
@@ -182,13 +186,24 @@ function openTrendRange(ctx: ScanContext, state: ScanState, t: number): void {
   );
 }
 
-/** Widens the range when a newly confirmed pivot clears it by > 0.5 ATR in phases A/B. */
+/**
+ * Most a range widens beyond its phase A bands, as a share of their height, per side. A pivot
+ * further out is price leaving the range (an exit or a failure), not a wider range: without the cap
+ * a range in a trend follows price for a year and never ends.
+ */
+const WIDEN_MAX = 0.5;
+
+/** Widens the range when a newly confirmed pivot clears it by > 0.5 ATR in phases A/B, within `WIDEN_MAX`. */
 function widen(ctx: ScanContext, st: Structure, pivot: Pivot | undefined, t: number): void {
   if (!pivot || pivot.confirmedAt !== t || pivot.index <= st.arIndex || pivot.index === st.lastUtIndex) return;
   if (st.trapIndex >= 0 || st.breakoutIndex >= 0 || st.pendingTrap || st.pendingUt) return;
   const atr = at(ctx.s.atr, pivot.index);
-  if (pivot.kind === "high" && pivot.price > st.resistance + 0.5 * atr) st.resistance = pivot.price;
-  if (pivot.kind === "low" && pivot.price < st.support - 0.5 * atr) st.support = pivot.price;
+  st.bands0 ??= { support: st.support, resistance: st.resistance };
+  const { support: s0, resistance: r0 } = st.bands0;
+  const cap = WIDEN_MAX * (r0 - s0);
+  if (pivot.kind === "high" && pivot.price > st.resistance + 0.5 * atr && pivot.price <= r0 + cap)
+    st.resistance = pivot.price;
+  if (pivot.kind === "low" && pivot.price < st.support - 0.5 * atr && pivot.price >= s0 - cap) st.support = pivot.price;
 }
 
 /** Failure transitions; returns true when the structure was closed. */
@@ -319,10 +334,25 @@ function stepDistribution(ctx: ScanContext, state: ScanState, st: Structure, t: 
   }
 }
 
+/**
+ * Outside a structure, a markup (markdown) phase lasts while its trend does: the first close on the
+ * wrong side of the MA50 ends it (phase NONE), so a top reached by a markup is not read as one
+ * days into the fall.
+ */
+function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
+  const c = at(ctx.s.close, t);
+  const ma = at(ctx.s.sma50, t);
+  if (!Number.isFinite(ma)) return;
+  if (state.phase === "MARKUP" && c < ma) setPhase(state, "NONE", t, t, "the markup ended: a close under the MA50");
+  else if (state.phase === "MARKDOWN" && c > ma)
+    setPhase(state, "NONE", t, t, "the markdown ended: a close over the MA50");
+}
+
 /** One bar of the scan. */
 function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: number): void {
   const st = state.structure;
   if (!st) {
+    stepTrendEnd(ctx, state, t);
     stepSearch(ctx, state, t);
     return;
   }

@@ -69,6 +69,8 @@ export interface Structure {
   beyondCount: number;
   eIndex: number;
   failCount: number;
+  /** The bands when widening began: widening is capped at `WIDEN_MAX` of their height per side. */
+  bands0?: { support: number; resistance: number };
   /** How the structure ended (set when it closes): see `StructureOutcome`. */
   outcome?: StructureOutcome;
   /** Bar at which it closed. */
