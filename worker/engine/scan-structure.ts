@@ -9,6 +9,7 @@ import { detectAccST, detectLPS, detectSOS, detectSpring, detectTest } from "./d
 import { detectDistST, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
 import { detectEVR } from "./detect-evr";
 import { trendRangeAt } from "./detect-trend-range";
+import { confidence, fpct, fx, margin } from "./event-util";
 import { at } from "./numeric";
 import { createPivotTracker, type Pivot, type PivotTracker } from "./pivots";
 import type { PendingClimax, RawEvent, ScanContext, ScanState, Structure, StructureOutcome } from "./structure-types";
@@ -141,6 +142,20 @@ function stepExit(ctx: ScanContext, state: ScanState, st: Structure, t: number):
     if (acc ? at(s.close, i) > st.resistance * (1 + m) : at(s.close, i) < st.support * (1 - m)) n++;
   }
   if (n < EXIT_CLOSES) return false;
+  // A range in a trend (no climax) that the trend simply resumes is recorded by its outcome only.
+  if (st.origin === "climax")
+    push(
+      state,
+      exitEvent(
+        ctx,
+        st,
+        t,
+        acc,
+        acc
+          ? "demand carried price out of the accumulation range"
+          : "supply carried price out of the distribution range",
+      ),
+    );
   setPhase(
     state,
     acc ? "MARKUP" : "MARKDOWN",
@@ -150,6 +165,41 @@ function stepExit(ctx: ScanContext, state: ScanState, st: Structure, t: number):
   );
   closeStructure(state, t, acc ? "markup" : "markdown");
   return true;
+}
+
+/**
+ * The sign of strength (weakness) of a range that price left at t without a textbook SOS/SOW bar:
+ * dated at the first close beyond the band in the run of closes that ended it (the break), confirmed
+ * now by the follow-through. `up`: the range was left upward (SOS), else downward (SOW).
+ */
+function exitEvent(ctx: ScanContext, st: Structure, t: number, up: boolean, why: string): RawEvent {
+  const { s } = ctx;
+  const beyond = (i: number) => (up ? at(s.close, i) > st.resistance : at(s.close, i) < st.support);
+  let j = t;
+  while (j - 1 > st.arIndex && beyond(j - 1)) j--;
+  // A limit-locked bar carries no information about effort: the break is dated on the next free bar.
+  while (j < t && at(s.frozen, j) === 1) j++;
+  const band = up ? st.resistance : st.support;
+  const c = at(s.close, j);
+  const vr = at(s.vr, j);
+  const follow = up ? at(s.close, t) / band - 1 : 1 - at(s.close, t) / band;
+  return {
+    type: up ? "SOS" : "SOW",
+    index: j,
+    confirmedAt: t,
+    price: c,
+    vr,
+    variant: "exit",
+    confidence: confidence(0.4, [
+      [0.2, margin(vr, 1, ctx.p.breakVr + 0.5)],
+      [0.2, margin(follow, 0.02 * ctx.scale, 0.08 * ctx.scale)],
+    ]),
+    reasons: [
+      `first close ${fpct(Math.abs(c / band - 1))} ${up ? "above resistance" : "below support"} on ${fx(vr)} volume`,
+      `followed through: ${t - j + 1} closes beyond the band, the last ${fpct(follow)} beyond it`,
+      why,
+    ],
+  };
 }
 
 /** Opens a re-accumulation / re-distribution structure when one becomes knowable at t. */
