@@ -74,6 +74,17 @@ export interface EngineParams {
   reReactionBars: number;
   reTrendBars: number;
   /**
+   * Context for ranges in a trend: the trend extreme must be the extreme of the last `reExtremeBars`
+   * bars, and after an advance of `reExtendedRise` or more (× board scale) from the low of the last
+   * `reYearBars` bars the reaction is read as distribution, not re-accumulation. (`reExtremeBars` at
+   * 250 — a trend still making yearly highs — reads 14 instead of 32 wrong-side phases on the real
+   * suite and lifts ST and SOS/SOW, but exposes one unmatched SC at a 2000 bear-market low, dropping
+   * SC/BC precision under its floor; kept at 60 until that is solved.)
+   */
+  reExtremeBars: number;
+  reYearBars: number;
+  reExtendedRise: number;
+  /**
    * Clustered climax (real markets rarely print one 2× bar): the extreme ends a cluster of up to
    * `clusterBars` bars, is the `clusterTrendBars`-bar extreme after a fall (rise) of at least
    * `scDrawdown` (`bcRise`), and the cluster's heaviest volume is ≥ `clusterVolRatio` × the median
@@ -155,6 +166,9 @@ export const DEFAULT_PARAMS: EngineParams = {
   reMaxDepth: 0.25,
   reReactionBars: 15,
   reTrendBars: 20,
+  reExtremeBars: 60,
+  reYearBars: 250,
+  reExtendedRise: 1.0,
   clusterBars: 5,
   clusterTrendBars: 120,
   clusterBaseBars: 100,

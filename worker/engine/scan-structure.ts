@@ -9,7 +9,7 @@ import { detectAccST, detectLPS, detectSOS, detectSpring, detectTest } from "./d
 import { detectDistST, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
 import { detectEVR } from "./detect-evr";
 import { trendRangeAt } from "./detect-trend-range";
-import { confidence, fpct, fx, margin } from "./event-util";
+import { atrPctAt, confidence, fpct, fx, margin } from "./event-util";
 import { at } from "./numeric";
 import { createPivotTracker, type Pivot, type PivotTracker } from "./pivots";
 import type { PendingClimax, RawEvent, ScanContext, ScanState, Structure, StructureOutcome } from "./structure-types";
@@ -390,12 +390,34 @@ function stepDistribution(ctx: ScanContext, state: ScanState, st: Structure, t: 
  * days into the fall.
  */
 function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
-  const c = at(ctx.s.close, t);
-  const ma = at(ctx.s.sma50, t);
-  if (!Number.isFinite(ma)) return;
-  if (state.phase === "MARKUP" && c < ma) setPhase(state, "NONE", t, t, "the markup ended: a close under the MA50");
-  else if (state.phase === "MARKDOWN" && c > ma)
-    setPhase(state, "NONE", t, t, "the markdown ended: a close over the MA50");
+  const { s, p, scale } = ctx;
+  const up = state.phase === "MARKUP";
+  if (!up && state.phase !== "MARKDOWN") return;
+  const c = at(s.close, t);
+  const ma = at(s.sma50, t);
+  if (Number.isFinite(ma) && (up ? c < ma : c > ma)) {
+    setPhase(
+      state,
+      "NONE",
+      t,
+      t,
+      up ? "the markup ended: a close under the MA50" : "the markdown ended: a close over the MA50",
+    );
+    return;
+  }
+  // A reaction as deep as a trend range's (re-accumulation depth) also ends it: the trend paused or turned.
+  let ext = c;
+  for (let i = Math.max(0, state.phaseSince); i < t; i++)
+    ext = up ? Math.max(ext, at(s.close, i)) : Math.min(ext, at(s.close, i));
+  const depth = up ? 1 - c / ext : c / ext - 1;
+  if (depth >= Math.max(p.reMinDepth * scale, 2.5 * atrPctAt(s, t)))
+    setPhase(
+      state,
+      "NONE",
+      t,
+      t,
+      `the ${up ? "markup" : "markdown"} ended: a ${fpct(depth)} ${up ? "reaction" : "rally"} from its extreme close`,
+    );
 }
 
 /** One bar of the scan. */

@@ -217,6 +217,25 @@ describe("signs of strength and weakness on real bars", () => {
   );
 });
 
+describe("context decides the side on real bars", () => {
+  it("reads the 2007 SSE top after a 250% advance as distribution, never re-accumulation", { timeout: 60_000 }, () => {
+    // 6124 on 2007-10-16 after +250% from the yearly low; the reaction to 5462 came on lighter volume
+    // (a re-accumulation by effort alone) — the extent of the advance says top.
+    const all = loadRealBars("000001.sh");
+    const top = indexOnOrAfter(all, "2007-10-16");
+    for (let k = 3; k <= 15; k++) {
+      for (const from of [top + k + 1 - 1200, 0]) {
+        const a = read("000001.sh", all.slice(from, top + k + 1));
+        expect(a.phase.name, `${all[top + k]?.date}`).not.toMatch(/^ACC_/);
+      }
+    }
+    const a = read("000001.sh", all.slice(top + 16 - 1200, top + 16));
+    const bc = a.events.filter((e) => e.type === "BC" && barsBetween(all, e.date, "2007-10-16") <= 5);
+    expect(bc.length, a.events.map((e) => `${e.type}@${e.date}`).join(" ")).toBe(1);
+    expect(a.phase.name).toMatch(/^DIST_/);
+  });
+});
+
 describe("one reading per date (history-length invariance on real series)", () => {
   /**
    * 20 dates (10 on the S&P 500, 10 on the SSE Composite, evenly spread after 1,100 bars) read with
