@@ -32,6 +32,7 @@ function setPhase(state: ScanState, phase: PhaseName, index: number, t: number, 
   if (state.phase === phase) return;
   state.phase = phase;
   state.phaseSince = index;
+  state.trendExtreme = Number.NaN;
   state.phases.push({ phase, index, at: t, reason });
 }
 
@@ -406,9 +407,14 @@ function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
     return;
   }
   // A reaction as deep as a trend range's (re-accumulation depth) also ends it: the trend paused or turned.
-  let ext = c;
-  for (let i = Math.max(0, state.phaseSince); i < t; i++)
-    ext = up ? Math.max(ext, at(s.close, i)) : Math.min(ext, at(s.close, i));
+  let ext = state.trendExtreme;
+  if (Number.isNaN(ext)) {
+    ext = c;
+    for (let i = Math.max(0, state.phaseSince); i < t; i++)
+      ext = up ? Math.max(ext, at(s.close, i)) : Math.min(ext, at(s.close, i));
+  }
+  ext = up ? Math.max(ext, c) : Math.min(ext, c);
+  state.trendExtreme = ext;
   const depth = up ? 1 - c / ext : c / ext - 1;
   if (depth >= Math.max(p.reMinDepth * scale, 2.5 * atrPctAt(s, t)))
     setPhase(
@@ -472,6 +478,7 @@ export function scanStructure(ctx: ScanContext): ScanResult {
     lastStructure: null,
     closedAt: -1,
     closed: [],
+    trendExtreme: Number.NaN,
   };
   const tracker = createPivotTracker(ctx.s, ctx.p.pivotK, ctx.p.pivotAtr);
   for (let t = 0; t < ctx.s.n; t++) {

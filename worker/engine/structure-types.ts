@@ -112,6 +112,8 @@ export interface ScanState {
   closedAt: number;
   /** Structures that have closed, oldest first, with their outcomes. */
   closed: Structure[];
+  /** Extreme close since a markup (markdown) phase began outside a structure; NaN when not tracked. */
+  trendExtreme: number;
 }
 
 /** Read-only inputs of every detector. */
