@@ -6,9 +6,8 @@ import { Hono } from "hono";
 import type { SyncStatus } from "../contracts/market-sync";
 import type { AppEnv } from "../http/app-env";
 import { syncStatus } from "../background/market-sync/sync-status";
-import { D1SyncStore } from "../storage/market-sync-repo";
 
 /** Mounted at /api/market/sync (after identity). */
 export const marketSyncRoutes = new Hono<AppEnv>().get("/", async (c) =>
-  c.json((await syncStatus(new D1SyncStore(c.env.DB), c.var.config.marketData)) satisfies SyncStatus),
+  c.json((await syncStatus(c.var.deps.marketSync, c.var.config.marketData)) satisfies SyncStatus),
 );

@@ -19,6 +19,7 @@ import { D1Shares } from "../storage/share-repo";
 import { D1SkillRepo } from "../storage/skill-repo";
 import { D1TaskRepo } from "../storage/task-repo";
 import { D1UsageRepo } from "../storage/usage-repo";
+import { D1SyncStore } from "../storage/market-sync-repo";
 
 /** What a route may use. */
 export interface RequestDeps {
@@ -35,6 +36,8 @@ export interface RequestDeps {
   readonly modelSettings: D1ModelSettings;
   readonly skills: D1SkillRepo;
   readonly hints: D1HintRepo;
+  /** The market sync's runs, coverage and failures. */
+  readonly marketSync: D1SyncStore;
   /** Market data (one HTTP client, so pacing and circuit breakers hold for the request). */
   readonly market: MarketData;
 }
@@ -71,6 +74,9 @@ export function createRequestDeps(d1: D1Database, config: Config, fetchImpl: typ
     },
     get shares() {
       return once("shares", () => new D1Shares(db()));
+    },
+    get marketSync() {
+      return once("marketSync", () => new D1SyncStore(d1));
     },
     get usage() {
       return once("usage", () => new D1UsageRepo(db()));
