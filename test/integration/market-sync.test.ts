@@ -98,13 +98,16 @@ function liveBackground(): { deps: BackgroundDeps; sent: unknown[] } {
   return { deps: backgroundDeps(liveEnv, { queue, log: silent }), sent };
 }
 
-async function deliverBackground(deps: BackgroundDeps, body: unknown): Promise<void> {
+/** Runs one background message; answers the dead letters it produced. */
+async function deliverBackground(deps: BackgroundDeps, body: unknown): Promise<{ reason: string }[]> {
+  const dead: { reason: string }[] = [];
   const message: ConsumedMessage = { id: crypto.randomUUID(), attempts: 1, body, ack: () => {}, retry: () => {} };
   await createQueueConsumer(createBackgroundHandlers(deps))(
     { queue: "wyckoff-edge-background", messages: [message] },
-    { send: async () => {} },
+    { send: async (d: { reason: string }) => void dead.push(d) },
     silent,
   );
+  return dead;
 }
 
 async function liveScreening(): Promise<{ task: TaskView; result: ScreeningResult }> {
@@ -134,6 +137,19 @@ describe("market sync over a whole fake market (real D1)", () => {
     expect(result.ok).toBe(false);
     expect(result.summary.total_scanned).toBe(0);
     expect(result.notes.join(" ")).toMatch(/never been synced.*POST \/api\/admin\/market-sync/);
+    // Whole-market backtests and strategy decisions refuse too (their task fails with the reason).
+    for (const kind of ["run_backtest", "generate_strategy_decision"] as const) {
+      const { deps } = liveBackground();
+      const r = await createBackgroundPort(deps).submit({
+        kind,
+        input: { market: "cn" },
+        ownerId: "local",
+        sessionId: null,
+      });
+      if (!r.ok) throw new Error(r.error.message);
+      const dead = await deliverBackground(deps, { kind: "task.run", taskId: r.value.task.id });
+      expect(dead.map((x) => x.reason).join(" ")).toMatch(/never been synced.*POST \/api\/admin\/market-sync/);
+    }
     const s = await status();
     expect(s.enabled).toBe(true);
     expect(s.latest).toBeNull();

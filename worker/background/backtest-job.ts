@@ -75,8 +75,9 @@ export async function runBacktestJob(d: BackgroundDeps, rec: TaskRecord): Promis
   const gate = input.symbol ? { coverage: null } : await universeCoverage(d.sync, u);
   if ("refused" in gate) throw new PermanentError(gate.refused);
   const symbols = backtestSymbols(await d.cache.listSymbols(u.code, "stock"), input);
-  const plan = await replayPlan(d, input);
-  if (!plan) return runInOneCall(d, rec, input);
+  const planned = await replayPlan(d, input);
+  if (!planned) return runInOneCall(d, rec, input);
+  const plan = gate.coverage ? { ...planned, notes: [`Coverage: ${gate.coverage.statement} (market sync).`] } : planned;
   const total = Math.max(1, Math.ceil(symbols.length / d.batchSize));
   const state = await coordinatorOf(d, rec.view.id).beginBacktest({ taskId: rec.view.id, total, replay: plan });
   if (state.cancelled || state.finished) return;

@@ -148,6 +148,7 @@ export async function runStrategyJob(d: BackgroundDeps, rec: TaskRecord): Promis
   });
   const notes = [...o.notes];
   if (u.simulated) notes.unshift("Simulated market (SIM): orders are an exercise, not advice on real securities.");
+  if (gate.coverage) notes.unshift(`Coverage: ${gate.coverage.statement} (market sync).`);
   if (input.holdings.length === 0) notes.push("no holdings given: pass holdings and free_cash for position decisions");
   const result: StrategyResult = {
     ok: true,

@@ -36,6 +36,8 @@ export interface DayReplayPlan {
   smallCap?: Bar[];
   startK: number;
   endK: number;
+  /** Caveats the planner knows (e.g. the live market's sync coverage), listed first. */
+  notes?: string[];
 }
 
 /** The replay window on a calendar: the last 250 days up to `end`, or from `start`. */
@@ -148,6 +150,7 @@ export function createDayReplay(plan: DayReplayPlan) {
       "NAV books each trade's return on its exit day with weight = regime sizing / (top_n × hold_days).",
     ];
     if (plan.simulated) caveats.unshift("Simulated market: results describe generated data, not a real market.");
+    if (plan.notes) caveats.unshift(...plan.notes);
     if (startK > endK) caveats.push(`not enough history: signals need ${WARMUP} bars of MA200 warm-up`);
     const lastExit = trades.reduce((m, t) => Math.max(m, calAt.get(t.exitDate) ?? 0), endK);
     const navDays: { date: string; nav: number }[] = [];
