@@ -88,7 +88,9 @@ describe.skipIf(!ENABLED)("soak", () => {
   it("10 concurrent messages to one session: one turn, the rest 409; 20 sessions at once all finish", async () => {
     const id = await fresh();
     const key = `k-${id}-c`;
-    await script(key, [{ text: "the one turn", chunkDelayMs: 20 }]);
+    // A turn that stays open for seconds (10 chunks 400 ms apart, each well inside the idle limit), so
+    // all ten requests meet it open even when a loaded machine dispatches them slowly.
+    await script(key, [{ text: "the one turn ".repeat(10), chunkSize: 13, chunkDelayMs: 400 }]);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => postJson(`/api/sessions/${id}/messages`, { text: `concurrent ${key}` })),
     );
