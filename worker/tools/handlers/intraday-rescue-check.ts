@@ -12,7 +12,7 @@ import type { SymbolInfo } from "../../contracts/market";
 import type { ToolHandler } from "../bind";
 import type { intradayRescueCheckSpec } from "../specs/intraday-rescue-check";
 import { intradayMetrics } from "./intraday-analysis";
-import { brief } from "./market-stats";
+import { brief } from "../pure/market-stats";
 import { analyzeSymbol, ANALYSIS_BARS } from "./symbol-analysis";
 
 type Support = { level: number | null; source: "trading_range" | "previous_low" | "none"; note?: string };

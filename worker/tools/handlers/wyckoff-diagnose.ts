@@ -8,7 +8,7 @@ import type { Analysis, Bar, PhaseName, TriggerType } from "../../contracts/anal
 import { err, ok } from "../../lib/result";
 import type { ToolHandler } from "../bind";
 import type { DiagnoseEventLabel, wyckoffDiagnoseSpec } from "../specs/wyckoff-diagnose";
-import { brief } from "./market-stats";
+import { brief } from "../pure/market-stats";
 import { analyzeSymbol, ANALYSIS_BARS } from "./symbol-analysis";
 
 /** Touch tolerance of a range test (the engine's trading-range rule: 3.5% of the band). */
