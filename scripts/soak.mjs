@@ -39,7 +39,8 @@ if (!line) {
 }
 const figures = JSON.parse(line.slice(line.indexOf("SOAK_FIGURES ") + 13));
 // Each check's outcome, and on a failure what failed (a figure alone does not say which check broke).
-const plain = out.replace(/\u001b\[[0-9;]*m/g, "");
+const ESC = String.fromCharCode(27); // vitest's colour codes, stripped before matching lines
+const plain = out.replaceAll(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "");
 for (const l of plain.split("\n")) if (/^\s+(✓|×)\s/.test(l)) console.log(l.trimEnd());
 if (run.status !== 0)
   for (const l of plain.split("\n"))
