@@ -1,6 +1,7 @@
 /**
- * createApp(): the Hono app of the HTTP edge. Middleware (request id, settings, logging, body limit,
- * identity), one `onError` producing the error envelope, and one sub-app per resource.
+ * createApp(): the Hono app of the HTTP edge. Middleware (request id, settings, the request's deps
+ * as `c.var.deps`, logging, body limit, identity), one `onError` producing the error envelope, and
+ * one sub-app per resource.
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -22,6 +23,7 @@ import { sessionShareRoutes, shareOwnerRoutes, shareReadRoutes } from "./routes/
 import { analyzeRoutes } from "./routes/analyze";
 import { healthRoutes } from "./routes/health";
 import { marketRoutes } from "./routes/market";
+import { marketSyncRoutes } from "./routes/market-sync";
 import { sessionRoutes } from "./routes/sessions";
 import { taskRoutes } from "./routes/tasks";
 import { webhookRoutes } from "./routes/webhooks";
@@ -31,6 +33,7 @@ import { memoryRoutes } from "./routes/memory";
 import { modelSettingsRoutes } from "./routes/model-settings";
 import { hintRoutes, skillRoutes } from "./routes/skills";
 import { mcpRoutes } from "./mcp/server";
+import { createRequestDeps } from "./routes/request-deps";
 
 /** Largest request body accepted by the API (bytes); 5,000 bars of OHLCV fit well inside. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -42,7 +45,12 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.use(async (c, next) => {
     const log = createLogger(consoleSink, { requestId: c.var.requestId });
     c.set("log", log);
-    c.set("config", loadConfig(c.env));
+    const config = loadConfig(c.env);
+    c.set("config", config);
+    c.set(
+      "deps",
+      createRequestDeps(c.env.DB, config, (...a) => fetch(...a)),
+    );
     const started = Date.now();
     await next();
     log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started });
@@ -73,6 +81,7 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/audit", auditOwnerRoutes);
   app.route("/api/portfolio", portfolioRoutes);
   app.route("/api/analyze", analyzeRoutes);
+  app.route("/api/market/sync", marketSyncRoutes);
   app.route("/api/market", marketRoutes);
   app.route("/api/sessions", sessionRoutes);
   app.route("/api/tasks", taskRoutes);

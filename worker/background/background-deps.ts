@@ -7,6 +7,7 @@
 import type { Logger } from "../lib/log";
 import type { HistoryReader, HistoryWriter } from "../ports/history-store";
 import type { MarketCache, MarketData } from "../ports/market-data";
+import type { SyncStore } from "../ports/market-sync";
 import type { TaskWriter } from "../ports/task-store";
 import type { ModelEndpointSettings } from "../runtime/model";
 import type { ModelPrice, UsageEntry } from "../runtime/usage";
@@ -56,6 +57,8 @@ export interface BackgroundDeps extends CompletionDeps {
   batchSize: number;
   /** The owners' usage totals (model calls made by background work, e.g. the report writer). */
   usage: UsageWriter;
+  /** The market sync's store (live coverage; see sync-gate.ts). */
+  sync?: SyncStore;
   /** The model endpoints for a task's owner: their own (Settings → Model) or `config`'s default. */
   modelsFor(ownerId: string, config: BackgroundConfig): Promise<OwnerModels>;
 }

@@ -96,10 +96,17 @@ export function createBackgroundPort(d: BackgroundPortDeps): BackgroundTasks {
           message: `${rows.length} recommendation(s)`,
         };
       }
+      const rows = await d.history.tailBuys(ownerId, {
+        ...(q.run_date ? { runDate: q.run_date } : {}),
+        ...(q.decision ? { decision: q.decision } : {}),
+        limit: Math.min(q.limit, 100),
+      });
       return {
         source: "tail_buy",
-        rows: [],
-        message: "no tail-buy records: the 14:00 tail-buy job is not part of this build",
+        rows,
+        message: rows.length
+          ? `${rows.length} tail-buy decision(s)`
+          : "no tail-buy decisions yet: the job reads the latest recommendation list at 14:30 Beijing time on trading days",
       };
     },
   };

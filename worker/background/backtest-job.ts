@@ -4,7 +4,7 @@
  * coordinator and sends `backtest.batch` messages of symbols; each batch decodes only its symbols'
  * cached series, answers every replay day by index (the symbol-day map of engine/backtest) and hands
  * the per-day rows to the coordinator, which replays the portfolio day by day once all are in
- * (backtest-partials.ts). Without cached index bars it falls back to one call over the universe.
+ * (background/finish-fan-out.ts). Without cached index bars it falls back to one call over the universe.
  */
 import type { z } from "zod";
 import type { Bar } from "../contracts/analysis";
@@ -22,6 +22,7 @@ import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { backtestNotification } from "./run-summaries";
 import { coordinatorOf } from "./screen-jobs";
+import { universeCoverage } from "./market-sync/sync-gate";
 import { boardFilter, universeFor } from "./universe";
 import { withBenchmark } from "./backtest-extras";
 
@@ -70,6 +71,9 @@ async function replayPlan(d: BackgroundDeps, input: BacktestInput): Promise<DayR
 export async function runBacktestJob(d: BackgroundDeps, rec: TaskRecord): Promise<void> {
   const input = parseInput(rec);
   const u = universeFor(d.config.marketData, input.market);
+  // A whole-market backtest needs the synced market; one named symbol needs only its own bars.
+  const gate = input.symbol ? { coverage: null } : await universeCoverage(d.sync, u);
+  if ("refused" in gate) throw new PermanentError(gate.refused);
   const symbols = backtestSymbols(await d.cache.listSymbols(u.code, "stock"), input);
   const plan = await replayPlan(d, input);
   if (!plan) return runInOneCall(d, rec, input);

@@ -4,6 +4,7 @@
  * last batch is in. The Durable Object that implements it lives in coordinator/ (edge).
  */
 import type { Bar } from "../contracts/analysis";
+import type { SyncCoverage } from "../contracts/market-sync";
 import type { ScreenInput } from "../contracts/screening";
 import type { DayReplayPlan } from "../engine/backtest/day-replay";
 import type { DayRow } from "../engine/backtest/symbol-days";
@@ -19,6 +20,8 @@ export interface ScreenPlan {
   index: Bar[];
   smallCap: Bar[];
   notes: string[];
+  /** The live market's sync coverage (absent for the simulated market and US). */
+  coverage?: SyncCoverage;
 }
 
 /** What a backtest's coordinator needs to replay the portfolio. */

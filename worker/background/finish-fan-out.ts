@@ -85,6 +85,7 @@ export function screeningResult(plan: ScreenPlan, features: readonly SymbolFeatu
     candidates: o.candidates,
     symbols_for_report: o.symbolsForReport,
     notes: [...plan.notes, ...o.notes],
+    ...(plan.coverage ? { coverage: plan.coverage } : {}),
   };
 }
 

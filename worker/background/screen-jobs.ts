@@ -14,6 +14,7 @@ import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { screenFeatures, SCREEN_WINDOW } from "./screen-features";
 import type { ScreenPlan, TaskCoordinator } from "./coordinator-port";
+import { universeCoverage } from "./market-sync/sync-gate";
 import { boardFilter, universeFor, type Universe } from "./universe";
 
 /** A fan-out batch message. */
@@ -67,6 +68,16 @@ export async function startScreening(d: BackgroundDeps, rec: TaskRecord): Promis
     throw new PermanentError(`invalid screen_stocks input: ${parsed.error.issues[0]?.message ?? "?"}`);
   const input = parsed.data;
   const u = universeFor(d.config.marketData, input.market);
+  const gate = await universeCoverage(d.sync, u);
+  if ("refused" in gate) {
+    await completeTask(
+      d,
+      rec,
+      emptyResult(input, u, gate.refused),
+      `Screening ${rec.view.id} refused: ${gate.refused}`,
+    );
+    return;
+  }
   const symbols = boardFilter(await d.cache.listSymbols(u.code, "stock"), input.board);
   if (symbols.length === 0) {
     const note = `no cached ${u.code} stocks on board ${input.board}: screening reads cached bars only (MARKET_DATA=${d.config.marketData})`;
@@ -77,7 +88,17 @@ export async function startScreening(d: BackgroundDeps, rec: TaskRecord): Promis
   const total = Math.ceil(symbols.length / d.batchSize);
   const notes = u.simulated ? ["Simulated market (SIM): generated data, not real securities."] : [];
   if (index.length === 0) notes.push(`index ${u.index} not cached: regime assumed neutral, no relative strength`);
-  const plan: ScreenPlan = { taskId: rec.view.id, total, input, universe: u, index, smallCap, notes };
+  if (gate.coverage) notes.unshift(`Coverage: ${gate.coverage.statement} (market sync).`);
+  const plan: ScreenPlan = {
+    taskId: rec.view.id,
+    total,
+    input,
+    universe: u,
+    index,
+    smallCap,
+    notes,
+    ...(gate.coverage ? { coverage: gate.coverage } : {}),
+  };
   const state = await coordinatorOf(d, rec.view.id).begin(plan);
   if (state.cancelled || state.finished) return;
   await fanOutBatches(d, rec.view.id, "screen.batch", symbols, total);

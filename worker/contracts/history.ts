@@ -44,10 +44,28 @@ export const SignalRow = z.object({
 });
 export type SignalRow = z.infer<typeof SignalRow>;
 
+/** A tail-buy decision (the 14:30 job over the day's recommendation list). */
+export const TailBuyRow = z.object({
+  code: z.string(),
+  name: z.string(),
+  run_date: z.string(),
+  decision: z.enum(["BUY", "WATCH", "SKIP"]),
+  /** The rule score /100 (the intraday strength). */
+  score: z.number(),
+  /** The intraday rescue reading: washout, distribution, strong or neutral. */
+  classification: z.string(),
+  reason: z.string(),
+  price: z.number(),
+  vwap: z.number().nullable(),
+  /** True when the intraday path was simulated (the offline market). */
+  simulated: z.boolean(),
+});
+export type TailBuyRow = z.infer<typeof TailBuyRow>;
+
 /** `query_history` output. */
 export const HistoryResult = z.object({
   source: z.enum(["recommendation", "signal", "tail_buy"]),
-  rows: z.array(z.union([RecommendationRow, SignalRow])),
+  rows: z.array(z.union([RecommendationRow, SignalRow, TailBuyRow])),
   status_counts: z.record(z.string(), z.number().int()).optional(),
   message: z.string(),
 });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { TriggerStatus, TriggerType } from "./analysis";
+import { SyncCoverage } from "./market-sync";
 
 /** Board filter: all, main board, ChiNext or STAR (aliases accepted: gem/创业板/主板/科创板/全部). */
 export const ScreenBoard = z.preprocess(
@@ -101,5 +102,7 @@ export const ScreeningResult = z.object({
   candidates: z.array(ScreenCandidate),
   symbols_for_report: z.array(z.string()),
   notes: z.array(z.string()),
+  /** The live market's sync coverage the screening read (absent for the simulated market and US). */
+  coverage: SyncCoverage.optional(),
 });
 export type ScreeningResult = z.infer<typeof ScreeningResult>;

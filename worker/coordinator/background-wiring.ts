@@ -15,6 +15,7 @@ import { effectiveModels } from "../session/user-models";
 import { createDb } from "../storage/db";
 import { D1HistoryRepo } from "../storage/history-repo";
 import { D1MarketCache } from "../storage/market-cache-repo";
+import { D1SyncStore } from "../storage/market-sync-repo";
 import { R2SpillStore } from "../storage/r2-spill-store";
 import { D1TaskRepo } from "../storage/task-repo";
 import { D1UsageRepo } from "../storage/usage-repo";
@@ -42,6 +43,7 @@ export function backgroundDeps(env: Env, overrides: Partial<BackgroundDeps> & { 
     now: Date.now,
     log: createLogger(consoleSink, { area: "background" }),
     batchSize: SCREEN_BATCH_SIZE,
+    sync: new D1SyncStore(env.DB),
     modelsFor: (ownerId, current) => effectiveModels(env.DB, { ...config, ...current }, ownerId),
     ...overrides,
   };

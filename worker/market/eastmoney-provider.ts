@@ -13,7 +13,7 @@ import { parseEastmoneySearch } from "./parse/eastmoney-search";
 import { eastmoneyHosts } from "./provider-hosts";
 
 /** Snapshot filter per market: all A-shares including Beijing (efinance FS_DICT). */
-const A_SHARE_FS = "m:0 t:6,m:0 t:80,m:1 t:2,m:1 t:23,m:0 t:81 s:2048";
+export const A_SHARE_FS = "m:0 t:6,m:0 t:80,m:1 t:2,m:1 t:23,m:0 t:81 s:2048";
 const CLIST_FIELDS = "f2,f3,f4,f5,f6,f8,f12,f13,f14,f15,f16,f17,f18,f20";
 
 /** The secid of a CN symbol (`1.600519`, `0.000001`, `1.000001` for the SSE Composite). */

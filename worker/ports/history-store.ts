@@ -2,7 +2,7 @@
  * Port: what screening runs leave behind — tracked L4 signals and the symbols handed to a report —
  * and the reads behind `query_history`. The D1 adapter is storage/history-repo.ts.
  */
-import type { RecommendationRow, SignalRow } from "../contracts/history";
+import type { RecommendationRow, SignalRow, TailBuyRow } from "../contracts/history";
 
 /** A signal to track. */
 export type NewSignal = Omit<SignalRow, "task_id"> & { taskId: string };
@@ -23,6 +23,8 @@ export interface HistoryWriter {
   upsertSignals(ownerId: string, rows: readonly NewSignal[], now: number): Promise<void>;
   /** Records a run's recommendations (one row per run and symbol; a repeat is a no-op). */
   addRecommendations(ownerId: string, rows: readonly NewRecommendation[], now: number): Promise<void>;
+  /** Records a day's tail-buy decisions (one row per owner, day and symbol; a re-run replaces them). */
+  addTailBuys(ownerId: string, rows: readonly TailBuyRow[], now: number): Promise<void>;
 }
 
 /** Reads an owner's history rows. */
@@ -32,4 +34,7 @@ export interface HistoryReader {
     q: { status?: string; runDate?: string; limit: number },
   ): Promise<{ rows: SignalRow[]; counts: Record<string, number> }>;
   recommendations(ownerId: string, q: { runDate?: string; limit: number }): Promise<RecommendationRow[]>;
+  /** Every owner's latest recommendation list (their newest recommend date), at most `perOwner` each. */
+  latestRecommendationLists(perOwner: number): Promise<{ ownerId: string; rows: RecommendationRow[] }[]>;
+  tailBuys(ownerId: string, q: { runDate?: string; decision?: string; limit: number }): Promise<TailBuyRow[]>;
 }

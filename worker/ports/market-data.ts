@@ -41,8 +41,15 @@ export interface MarketData {
   resolve(input: string, hint?: { kind?: SecurityKind }): Promise<Result<Resolution>>;
   /** Symbols matching a code, name or pinyin initials (at most `limit`). */
   search(query: string, limit?: number): Promise<Result<SearchAnswer>>;
-  /** The last `days` daily bars (oldest first), adjusted as the provenance says. */
-  dailyBars(input: string, opts: { days: number; kind?: SecurityKind }): Promise<Result<BarsAnswer>>;
+  /**
+   * The last `days` daily bars (oldest first), adjusted as the provenance says. Live, a cached series
+   * fetched within the freshness window is served as is; `fresherThan` (epoch ms) narrows that to
+   * series written at or after it (the market sync refetches whatever it did not write itself).
+   */
+  dailyBars(
+    input: string,
+    opts: { days: number; kind?: SecurityKind; fresherThan?: number },
+  ): Promise<Result<BarsAnswer>>;
   /** Today's (or the latest session's) minute bars. */
   minuteBars(input: string, opts: { interval: MinuteInterval }): Promise<Result<MinuteBarsAnswer>>;
   /** One day's quotes for a whole market (breadth). */

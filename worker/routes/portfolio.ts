@@ -14,16 +14,13 @@ import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
 import { AppError, toAppError } from "../lib/app-error";
 import type { ErrorData } from "../lib/result";
-import { createMarketData } from "../market/create-market-data";
-import { createDb } from "../storage/db";
-import { D1PortfolioStore } from "../storage/portfolio-repo";
 import { applyPortfolioChange, type PortfolioDeps } from "../tools/handlers/portfolio-changes";
 import { importPositions, positionsCsv } from "../tools/handlers/portfolio-import";
 
 function depsOf(c: Context<AppEnv>): PortfolioDeps {
   return {
-    market: createMarketData({ db: c.env.DB, config: c.var.config, fetch: (...a) => fetch(...a) }),
-    portfolio: new D1PortfolioStore(createDb(c.env.DB)),
+    market: c.var.deps.market,
+    portfolio: c.var.deps.portfolio,
     clock: Date.now,
   };
 }
@@ -39,7 +36,7 @@ function changeError(error: ErrorData): AppError {
 /** Portfolio routes, mounted at /api/portfolio. */
 export const portfolioRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const store = new D1PortfolioStore(createDb(c.env.DB));
+    const store = c.var.deps.portfolio;
     const [portfolio, trades] = await Promise.all([store.read(c.var.userId), store.trades(c.var.userId)]);
     return c.json({ portfolio, trades } satisfies PortfolioView);
   })
@@ -65,7 +62,7 @@ export const portfolioRoutes = new Hono<AppEnv>()
     } satisfies PortfolioPreview);
   })
   .get("/export", async (c) => {
-    const portfolio = await new D1PortfolioStore(createDb(c.env.DB)).read(c.var.userId);
+    const portfolio = await c.var.deps.portfolio.read(c.var.userId);
     return c.body(positionsCsv(portfolio), 200, {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": 'attachment; filename="portfolio.csv"',

@@ -3,11 +3,11 @@
  * signal day, so a re-run updates the status instead of adding rows) and the symbols handed to a
  * report. Writes are idempotent: a redelivered completion writes the same rows again.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
-import type { RecommendationRow, SignalRow } from "../contracts/history";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { RecommendationRow, SignalRow, TailBuyRow } from "../contracts/history";
 import type { HistoryReader, HistoryWriter, NewRecommendation, NewSignal } from "../ports/history-store";
 import type { Db } from "./db";
-import { recommendations, signals } from "./schema";
+import { recommendations, signals, tailBuys } from "./schema";
 
 /** D1 writes are capped at 100 bound parameters per statement. */
 const ROWS_PER_INSERT = 6;
@@ -116,6 +116,84 @@ export class D1HistoryRepo implements HistoryWriter, HistoryReader {
       pnl_pct: null,
       camp: r.camp,
       task_id: r.taskId,
+    }));
+  }
+
+  async latestRecommendationLists(perOwner: number): Promise<{ ownerId: string; rows: RecommendationRow[] }[]> {
+    const latest = await this.db
+      .select({ ownerId: recommendations.ownerId, day: sql<string>`max(${recommendations.recommendDate})` })
+      .from(recommendations)
+      .groupBy(recommendations.ownerId)
+      .all();
+    const out: { ownerId: string; rows: RecommendationRow[] }[] = [];
+    for (const l of latest) {
+      const rows = await this.recommendations(l.ownerId, { runDate: l.day, limit: perOwner });
+      // One row per symbol (a day can hold several runs recommending the same name).
+      const seen = new Set<string>();
+      out.push({ ownerId: l.ownerId, rows: rows.filter((r) => !seen.has(r.code) && seen.add(r.code)) });
+    }
+    return out;
+  }
+
+  async addTailBuys(ownerId: string, rows: readonly TailBuyRow[], now: number): Promise<void> {
+    for (let i = 0; i < rows.length; i += 7) {
+      const values = rows.slice(i, i + 7).map((r) => ({
+        ownerId,
+        runDate: r.run_date,
+        code: r.code,
+        name: r.name,
+        decision: r.decision,
+        score: r.score,
+        classification: r.classification,
+        reason: r.reason.slice(0, 600),
+        price: r.price,
+        vwap: r.vwap,
+        simulated: r.simulated,
+        createdAt: now,
+      }));
+      await this.db
+        .insert(tailBuys)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [tailBuys.ownerId, tailBuys.runDate, tailBuys.code],
+          set: {
+            decision: sql`excluded.decision`,
+            score: sql`excluded.score`,
+            classification: sql`excluded.classification`,
+            reason: sql`excluded.reason`,
+            price: sql`excluded.price`,
+            vwap: sql`excluded.vwap`,
+            simulated: sql`excluded.simulated`,
+            createdAt: sql`excluded.created_at`,
+          },
+        });
+    }
+  }
+
+  async tailBuys(ownerId: string, q: { runDate?: string; decision?: string; limit: number }): Promise<TailBuyRow[]> {
+    const rows = await this.db
+      .select()
+      .from(tailBuys)
+      .where(
+        and(
+          eq(tailBuys.ownerId, ownerId),
+          q.runDate ? eq(tailBuys.runDate, q.runDate) : undefined,
+          q.decision ? eq(tailBuys.decision, q.decision.toUpperCase() as TailBuyRow["decision"]) : undefined,
+        ),
+      )
+      .orderBy(desc(tailBuys.runDate), desc(tailBuys.score), asc(tailBuys.code))
+      .limit(q.limit);
+    return rows.map((r) => ({
+      code: r.code,
+      name: r.name,
+      run_date: r.runDate,
+      decision: r.decision,
+      score: r.score,
+      classification: r.classification,
+      reason: r.reason,
+      price: r.price,
+      vwap: r.vwap,
+      simulated: r.simulated,
     }));
   }
 }

@@ -62,6 +62,12 @@ export const marketSymbols = sqliteTable(
     currency: text("currency", { enum: ["CNY", "USD"] }).notNull(),
     simulated: integer("simulated", { mode: "boolean" }).notNull().default(false),
     updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+    /** Universe sync (market/sync): ST flag, listing date, caps (CNY) and the last trading date the list had it. */
+    st: integer("st", { mode: "boolean" }).notNull().default(false),
+    listedOn: text("listed_on"),
+    totalCap: real("total_cap"),
+    floatCap: real("float_cap"),
+    lastSeen: text("last_seen"),
   },
   (t) => [
     index("market_symbols_code").on(t.code),
@@ -272,7 +278,7 @@ export const promptHints = sqliteTable(
 );
 
 /**
- * Long-term memory (seed 000 §5), one row per memory of one owner. `keywords` and `codes` are stored
+ * Long-term memory, one row per memory of one owner. `keywords` and `codes` are stored
  * space-padded (` 回踩 突破 `) so a 2-character keyword is a ≥3-character phrase for the trigram FTS
  * table `memories_fts` (custom migration, kept in sync by triggers on `seq`). `source_ref` names the
  * session and messages the memory came from.
@@ -337,3 +343,88 @@ export const userModelSettings = sqliteTable("user_model_settings", {
   contextWindow: integer("context_window", { mode: "number" }),
   updatedAt: integer("updated_at", { mode: "number" }).notNull(),
 });
+
+/**
+ * Market sync runs (market/sync): one row per run of the after-close universe + daily-bars sync, with
+ * its counters; `status` moves running → done | failed. A run killed midway is resumed by the next start.
+ */
+export const marketSyncRuns = sqliteTable(
+  "market_sync_runs",
+  {
+    id: text("id").primaryKey(),
+    market: text("market", { enum: ["CN", "US"] }).notNull(),
+    status: text("status", { enum: ["running", "done", "failed"] }).notNull(),
+    /** The trading date the run brings the store up to (the list's latest trade date). */
+    asOf: text("as_of"),
+    universe: integer("universe").notNull().default(0),
+    listed: integer("listed").notNull().default(0),
+    delisted: integer("delisted").notNull().default(0),
+    batchesTotal: integer("batches_total").notNull().default(0),
+    batchesDone: integer("batches_done").notNull().default(0),
+    appended: integer("appended").notNull().default(0),
+    fetched: integer("fetched").notNull().default(0),
+    skipped: integer("skipped").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    requests: integer("requests").notNull().default(0),
+    /** Requests of the list pass (pages, retries included); `requests` adds the batches' fetches. */
+    listRequests: integer("list_requests").notNull().default(0),
+    error: text("error"),
+    startedAt: integer("started_at", { mode: "number" }).notNull(),
+    finishedAt: integer("finished_at", { mode: "number" }),
+  },
+  (t) => [index("market_sync_runs_market_started").on(t.market, t.startedAt)],
+);
+
+/** The work items of a run: a batch of symbols to append (with the day's rows) or to refetch. */
+export const marketSyncBatches = sqliteTable(
+  "market_sync_batches",
+  {
+    runId: text("run_id").notNull(),
+    batch: integer("batch").notNull(),
+    mode: text("mode", { enum: ["append", "fetch"] }).notNull(),
+    /** JSON: symbol ids (fetch) or `{ id, bar, prevClose }` rows (append); bounded by the batch size. */
+    items: text("items").notNull(),
+    state: text("state", { enum: ["pending", "done"] }).notNull(),
+    done: integer("done").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    requests: integer("requests").notNull().default(0),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.batch] })],
+);
+
+/** Symbols whose last sync failed (cleared when one succeeds): listed in the status, refetched first next run. */
+export const marketSyncFailures = sqliteTable(
+  "market_sync_failures",
+  {
+    symbolId: text("symbol_id").primaryKey(),
+    runId: text("run_id").notNull(),
+    reason: text("reason").notNull(),
+    failures: integer("failures").notNull().default(1),
+    at: integer("at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("market_sync_failures_at").on(t.at)],
+);
+
+/** Tail-buy decisions (background/tail-buy.ts): the 14:30 intraday read of an owner's latest recommendations. */
+export const tailBuys = sqliteTable(
+  "tail_buys",
+  {
+    ownerId: text("owner_id").notNull(),
+    runDate: text("run_date").notNull(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    decision: text("decision", { enum: ["BUY", "WATCH", "SKIP"] }).notNull(),
+    score: real("score").notNull(),
+    classification: text("classification").notNull(),
+    reason: text("reason").notNull(),
+    price: real("price").notNull(),
+    vwap: real("vwap"),
+    simulated: integer("simulated", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ownerId, t.runDate, t.code] }),
+    index("tail_buys_owner_date").on(t.ownerId, t.runDate),
+  ],
+);

@@ -6,6 +6,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { eastmoneyKline } from "./formats";
+import { fakeClistRows, fakeKline, type FakeMarketSpec } from "./fake-market";
 
 /** One canned answer. `body` is sent as given (string) or JSON-encoded (anything else). */
 export interface Fixture {
@@ -34,6 +36,13 @@ export interface Fixture {
    * whatever `pz` asks (the 2025 cap), as `{ data: { total, diff } }`.
    */
   clistRows?: unknown[];
+  /**
+   * A whole fake market (fake-market.ts): on the clist path it serves the list of `market.day`; on
+   * the K-line path each secid's bars. Register it once per path.
+   */
+  market?: FakeMarketSpec;
+  /** Put this fixture before the ones already registered (faults that must win over a market). */
+  first?: boolean;
 }
 
 /** Rows per page the fake Eastmoney clist serves at most (DOMAIN.md §2.2). */
@@ -78,6 +87,8 @@ function isFixture(value: unknown): value is Fixture {
 /** Starts the fake upstream on 127.0.0.1 (random port unless given). */
 export async function startFakeUpstream(opts: { port?: number; fixtures?: Fixture[] } = {}): Promise<FakeUpstream> {
   let fixtures: Fixture[] = [...(opts.fixtures ?? [])];
+  // The fake market's list, built once per spec (5,300 symbols' bars are not rebuilt per page).
+  const listCache = new Map<string, Record<string, unknown>[]>();
   const seen: RecordedUpstreamRequest[] = [];
 
   const send = (
@@ -103,7 +114,10 @@ export async function startFakeUpstream(opts: { port?: number; fixtures?: Fixtur
         const list = Array.isArray(parsed) ? parsed : [parsed];
         if (!list.every(isFixture))
           return send(res, 400, "application/json", JSON.stringify({ error: "fixture needs path and body" }));
-        fixtures.push(...list);
+        for (const f of list) {
+          if (f.first) fixtures.unshift(f);
+          else fixtures.push(f);
+        }
         return send(res, 204, "text/plain", "");
       }
       if (url.pathname === "/__requests") return send(res, 200, "application/json", JSON.stringify(seen));
@@ -127,6 +141,35 @@ export async function startFakeUpstream(opts: { port?: number; fixtures?: Fixtur
       if (fixture.delayMs) await new Promise((r) => setTimeout(r, fixture.delayMs));
       if (fixture.fault === "reset") return void req.socket.destroy();
       if (fixture.fault === "hang") return;
+      if (fixture.market) {
+        const spec = fixture.market;
+        if (url.pathname.endsWith("/clist/get")) {
+          const key = JSON.stringify(spec);
+          let rows = listCache.get(key);
+          if (!rows) {
+            rows = fakeClistRows(spec);
+            listCache.set(key, rows);
+          }
+          const pn = Math.max(1, Number(url.searchParams.get("pn") ?? "1"));
+          const pz = Math.min(CLIST_PAGE_CAP, Math.max(1, Number(url.searchParams.get("pz") ?? "20")));
+          const diff = rows.slice((pn - 1) * pz, pn * pz);
+          return send(
+            res,
+            200,
+            "application/json",
+            JSON.stringify({ rc: 0, data: diff.length ? { total: rows.length, diff } : null }),
+          );
+        }
+        const q = url.searchParams;
+        const k = fakeKline(spec, q.get("secid") ?? "", {
+          beg: q.get("beg") ?? undefined,
+          end: q.get("end") ?? undefined,
+          lmt: q.get("lmt") ? Number(q.get("lmt")) : undefined,
+          fqt: q.get("fqt") ?? undefined,
+        });
+        const body = k ? eastmoneyKline(k.code, k.market, k.name, k.bars) : eastmoneyKline("", 0, "", null);
+        return send(res, 200, "application/json", JSON.stringify(body));
+      }
       if (fixture.clistRows) {
         const pn = Math.max(1, Number(url.searchParams.get("pn") ?? "1"));
         const pz = Math.min(CLIST_PAGE_CAP, Math.max(1, Number(url.searchParams.get("pz") ?? "20")));

@@ -12,7 +12,7 @@ import { toNumber } from "./numbers";
 import { cnStockExchange } from "./resolve-symbol";
 
 const Field = z.union([z.number(), z.string(), z.null()]).optional();
-const ClistResponse = z.object({
+export const ClistResponse = z.object({
   data: z
     .object({
       total: z.number(),

@@ -1,9 +1,10 @@
 /**
- * The MarketData port over the D1 cache and a provider chain per market. Offline: bundled data only
- * (the real S&P 500 series and the simulated `SIM` market). Live: cache while fresh, then providers in
- * order (CN: Eastmoney → Tencent → Yahoo; US: Yahoo) with incremental updates written through to the
- * cache; when every provider fails, the cached series is served labelled stale. Every answer says
- * which source answered, which were tried, and whether the data is simulated or stale.
+ * The MarketData service (application, over the `MarketCache` and `MarketDataProvider` ports): the
+ * cache and a provider chain per market. Offline: bundled data only (the real S&P 500 series and the
+ * simulated `SIM` market). Live: cache while fresh, then providers in order (CN: Eastmoney → Tencent
+ * → Yahoo; US: Yahoo) with incremental updates written through to the cache; when every provider
+ * fails, the cached series is served labelled stale. Every answer says which source answered, which
+ * were tried, and whether the data is simulated or stale.
  */
 import type { Bar } from "../../contracts/analysis";
 import type { MarketCode, Provenance, SourceAttempt, SymbolInfo } from "../../contracts/market";
@@ -246,7 +247,8 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
       }
       // Fresh enough: fetched recently and long enough (a series shorter than a full fetch is the whole history).
       const longEnough = cached && (cached.bars.length >= days || cached.bars.length < FULL_FETCH);
-      if (cached && longEnough && o.now() - cached.fetchedAt < freshFor) return fromCache(symbol, cached, days, {});
+      const fresh = cached && o.now() - cached.fetchedAt < freshFor && cached.fetchedAt >= (opts.fresherThan ?? 0);
+      if (cached && longEnough && fresh) return fromCache(symbol, cached, days, {});
       return fetchLive(symbol, days, cached);
     },
     async minuteBars(input, { interval }) {

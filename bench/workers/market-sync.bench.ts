@@ -1,0 +1,177 @@
+/**
+ * Market sync benchmark inside workerd (real D1) against the fake upstream's whole market: the first
+ * sync (list pass + one K-line fetch per symbol) at two sizes, and the daily incremental run (one list
+ * pass appending every symbol's bar) at two sizes up to the whole market, with queue messages, provider
+ * requests, stored rows and bytes. Reported through the collector, never asserted (the sync's
+ * behaviour is tested in test/integration/market-sync.test.ts).
+ */
+import { env } from "cloudflare:test";
+import { expect, inject, it } from "vitest";
+import { syncQueueDriver } from "../../test/integration/market-sync-driver";
+import { fakeBars, fakeStocks, type FakeMarketSpec } from "../../test/support/fake-upstream/fake-market";
+import { createDb } from "../../worker/storage/db";
+import { D1MarketCache } from "../../worker/storage/market-cache-repo";
+import { D1SyncStore } from "../../worker/storage/market-sync-repo";
+import type { Metric } from "../support/record";
+
+const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };
+const upstream = inject("upstreamUrl");
+
+async function report(metric: Metric): Promise<void> {
+  await fetch(bindings.BENCH_COLLECTOR_URL, { method: "POST", body: JSON.stringify(metric) });
+}
+
+/** Each size syncs its own market under its own path prefix, so sizes do not meet. */
+function liveEnv(prefix: string): Env {
+  return {
+    ...env,
+    MARKET_DATA: "live",
+    EASTMONEY_BASE_URL: `${upstream}/${prefix}`,
+    TENCENT_BASE_URL: `${upstream}/none`,
+    YAHOO_BASE_URL: `${upstream}/none`,
+  } as unknown as Env;
+}
+
+async function serve(prefix: string, spec: FakeMarketSpec): Promise<void> {
+  const list = [
+    { path: `/${prefix}/push2/api/qt/clist/get`, body: null, market: spec, first: true },
+    { path: `/${prefix}/push2his/api/qt/stock/kline/get`, body: null, market: spec, first: true },
+  ];
+  await fetch(`${upstream}/__fixtures`, { method: "POST", body: JSON.stringify(list) });
+}
+
+async function storedBytes(): Promise<{ rows: number; bytes: number }> {
+  const r = await env.DB.prepare(
+    `SELECT (SELECT count(*) FROM market_bar_chunks) + (SELECT count(*) FROM market_series) + (SELECT count(*) FROM market_symbols) AS rows,
+            (SELECT coalesce(sum(length(bars)), 0) FROM market_bar_chunks) AS bytes`,
+  ).first<{ rows: number; bytes: number }>();
+  return { rows: r?.rows ?? 0, bytes: r?.bytes ?? 0 };
+}
+
+async function runSync(e: Env): Promise<{ ms: number; messages: number }> {
+  const q = syncQueueDriver(e);
+  q.send({ kind: "sync.start", market: "CN" });
+  const t0 = performance.now();
+  await q.drain();
+  return { ms: performance.now() - t0, messages: q.sent() + 1 };
+}
+
+const spec = (symbols: number, day: string): FakeMarketSpec => ({ symbols, seed: 3, start: "2025-07-01", day });
+
+it("first sync at two sizes (list pass + one K-line fetch per symbol)", async () => {
+  for (const n of [300, 1200]) {
+    const prefix = `first${n}`;
+    await env.DB.exec(
+      "DELETE FROM market_bar_chunks; DELETE FROM market_series; DELETE FROM market_symbols; DELETE FROM market_sync_runs; DELETE FROM market_sync_batches;",
+    );
+    await serve(prefix, spec(n, "2026-11-25"));
+    const { ms, messages } = await runSync(liveEnv(prefix));
+    const run = await new D1SyncStore(env.DB).latestRun("CN");
+    expect(run?.status).toBe("done");
+    const stored = await storedBytes();
+    await report({
+      id: `market_sync_first_${n}_ms`,
+      name: `first sync, ${n} symbols: wall (fake upstream, workerd)`,
+      value: Math.round(ms),
+      unit: "ms",
+    });
+    await report({
+      id: `market_sync_first_${n}_ms_per_symbol`,
+      name: `first sync, ${n} symbols: per symbol`,
+      value: Math.round((ms / n) * 100) / 100,
+      unit: "ms",
+    });
+    await report({
+      id: `market_sync_first_${n}_messages`,
+      name: `first sync, ${n} symbols: queue messages`,
+      value: messages,
+      unit: "messages",
+    });
+    await report({
+      id: `market_sync_first_${n}_requests`,
+      name: `first sync, ${n} symbols: provider requests`,
+      value: run?.requests ?? 0,
+      unit: "requests",
+    });
+    await report({
+      id: `market_sync_first_${n}_d1_rows`,
+      name: `first sync, ${n} symbols: D1 rows stored`,
+      value: stored.rows,
+      unit: "rows",
+    });
+    await report({
+      id: `market_sync_bytes_per_symbol`,
+      name: "stored bars per symbol (≈ 350 daily bars, D1)",
+      value: Math.round(stored.bytes / n),
+      unit: "bytes",
+    });
+  }
+}, 1_800_000);
+
+it("daily incremental sync at two sizes (one list pass appends every bar)", async () => {
+  for (const n of [1200, 5300]) {
+    const prefix = `daily${n}`;
+    await env.DB.exec(
+      "DELETE FROM market_bar_chunks; DELETE FROM market_series; DELETE FROM market_symbols; DELETE FROM market_sync_runs; DELETE FROM market_sync_batches;",
+    );
+    // Yesterday's store, written directly (the first sync's cost is measured above).
+    const day0 = spec(n, "2026-11-25");
+    const cache = new D1MarketCache(createDb(env.DB));
+    const stocks = fakeStocks(day0);
+    await cache.upsertSymbols(
+      stocks.map((s) => ({
+        id: s.id,
+        market: "CN" as const,
+        exchange: s.id.slice(0, 2) as "SH" | "SZ" | "BJ",
+        code: s.code,
+        name: s.name,
+        pinyin: "",
+        kind: "stock" as const,
+        board: s.board,
+        industry: s.industry,
+        status: "listed" as const,
+        currency: "CNY" as const,
+        simulated: false,
+      })),
+      0,
+    );
+    const writes: Promise<void>[] = [];
+    for (const s of stocks) {
+      writes.push(
+        cache.putSeries({
+          symbolId: s.id,
+          bars: fakeBars(day0, s.id),
+          adjust: "qfq",
+          origin: "eastmoney",
+          fetchedAt: 0,
+          simulated: false,
+        }),
+      );
+      if (writes.length >= 25) await Promise.all(writes.splice(0));
+    }
+    await Promise.all(writes);
+    await serve(prefix, { ...day0, day: "2026-11-26" });
+    const { ms, messages } = await runSync(liveEnv(prefix));
+    const run = await new D1SyncStore(env.DB).latestRun("CN");
+    expect(run?.appended).toBe(n);
+    await report({
+      id: `market_sync_daily_${n}_ms`,
+      name: `daily sync, ${n} symbols: wall (one list pass, workerd)`,
+      value: Math.round(ms),
+      unit: "ms",
+      ...(n === 5300 ? { goal: 60_000 } : {}),
+    });
+    await report({
+      id: `market_sync_daily_${n}_messages`,
+      name: `daily sync, ${n} symbols: queue messages`,
+      value: messages,
+      unit: "messages",
+    });
+    await report({
+      id: `market_sync_daily_${n}_requests`,
+      name: `daily sync, ${n} symbols: provider requests`,
+      value: run?.requests ?? 0,
+      unit: "requests",
+    });
+  }
+}, 1_800_000);
