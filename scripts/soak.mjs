@@ -38,6 +38,13 @@ if (!line) {
   process.exit(1);
 }
 const figures = JSON.parse(line.slice(line.indexOf("SOAK_FIGURES ") + 13));
+// Each check's outcome, and on a failure what failed (a figure alone does not say which check broke).
+const ESC = String.fromCharCode(27); // vitest's colour codes, stripped before matching lines
+const plain = out.replaceAll(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "");
+for (const l of plain.split("\n")) if (/^\s+(✓|×)\s/.test(l)) console.log(l.trimEnd());
+if (run.status !== 0)
+  for (const l of plain.split("\n"))
+    if (/AssertionError|Error:|Expected|Received|^\s*[-+] /.test(l)) console.log(`  ${l.trim()}`.slice(0, 300));
 const META = {
   soak_lost_events: ["resumed turns: events lost", "events", 0],
   soak_duplicated_events: ["resumed turns: events duplicated", "events", 0],
