@@ -2,6 +2,7 @@
 import { lazy, Suspense, useState } from "react";
 import { HealthBadge } from "./components/health-badge";
 import { LanguageSwitch } from "./components/language-switch";
+import { MarketSyncStatus } from "./components/market-sync-status";
 import { OfflineBanner } from "./components/offline-banner";
 import { SessionSidebar } from "./components/session-sidebar";
 import { useHealth } from "./hooks/use-health";
@@ -58,6 +59,7 @@ export function App() {
         <LanguageSwitch />
       </header>
       <OfflineBanner health={health} />
+      <MarketSyncStatus health={health} />
       <div className="layout">
         <SessionSidebar
           activeId={route.page === "chat" ? route.sessionId : null}

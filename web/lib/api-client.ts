@@ -18,6 +18,7 @@ import {
 } from "@contracts/api";
 import { ErrorEnvelope } from "@contracts/errors";
 import { MarketBarsResponse } from "@contracts/market";
+import { SyncStatus } from "@contracts/market-sync";
 import { TaskView } from "@contracts/task";
 import { ApiTokenList, CreatedApiToken, Me } from "@contracts/identity";
 import { PortfolioPreview, PortfolioView, type PortfolioChange } from "@contracts/portfolio";
@@ -113,6 +114,7 @@ const sessionPath = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 /** Typed calls to the worker's API. */
 export const api = {
   health: () => request("/api/health", Health),
+  marketSync: () => request("/api/market/sync", SyncStatus),
   listSessions: () => request("/api/sessions", SessionList),
   createSession: (body: CreateSessionBody = {}) => request("/api/sessions", CreatedSession, json("POST", body)),
   getSession: (id: string, signal?: AbortSignal) =>

@@ -90,6 +90,15 @@ const zh = {
   offlineDataBanner:
     "行情为内置离线数据（真实 A 股指数与个股日线至 2024-09-19、标普 500 历史，以及用于全市场选股的模拟 A 股），不是实时行情。",
   offlineHowTo: "如何配置（见 README 的 Settings）",
+  syncNever:
+    "实时行情尚未同步：首次同步完成前，全市场选股、回测和策略会被拒绝（管理员调用 POST /api/admin/market-sync，或等每个交易日 15:10 自动同步）。",
+  syncCoverage: "全市场行情：{universe} 只中 {current} 只（{pct}%）日线截至 {asOf}",
+  syncLastRun: "上次同步 {at} {status}",
+  syncRunning: "正在同步：{done}/{total} 批",
+  syncFailures: "{count} 只失败",
+  syncStatusDone: "完成",
+  syncStatusFailed: "失败",
+  syncStatusRunning: "进行中",
   dismiss: "关闭",
   examplesTitle: "可以这样开始",
   exampleIndex: "分析上证指数",
@@ -261,6 +270,15 @@ const en: Record<StringKey, string> = {
   offlineDataBanner:
     "Market data is the bundled offline set (real A-share indices and stocks to 2024-09-19, S&P 500 history, and simulated A-shares for whole-market screening), not live quotes.",
   offlineHowTo: "How to configure (README › Settings)",
+  syncNever:
+    "The live market has not been synced yet: whole-market screenings, backtests and strategy decisions are refused until the first sync (an operator runs POST /api/admin/market-sync; it also runs at 15:10 Beijing time on trading days).",
+  syncCoverage: "Whole market: {current} of {universe} symbols ({pct}%), bars as of {asOf}",
+  syncLastRun: "last sync {at} {status}",
+  syncRunning: "syncing: {done} of {total} batches",
+  syncFailures: "{count} failed",
+  syncStatusDone: "done",
+  syncStatusFailed: "failed",
+  syncStatusRunning: "running",
   dismiss: "Dismiss",
   examplesTitle: "Try one of these",
   exampleIndex: "analyze the SSE Composite (000001.SH)",
