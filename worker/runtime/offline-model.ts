@@ -70,13 +70,16 @@ function usage(input: number, output: number): LanguageModelV4Usage {
   };
 }
 
-/** The user's own words and the memories recalled for them (the runtime wraps both in one message). */
+/**
+ * The user's own words and the memories recalled for them: the runtime wraps the question in
+ * `<current-user-message>` behind a `<turn-context>` block (date, hints) and/or `<relevant-memories>`
+ * (transcript.ts `withTurnContext`); only the question is the person's, so only it is read for intents.
+ */
 export function splitUserText(text: string): { question: string; memories: string[] } {
-  const wrapped = text.match(
-    /<relevant-memories>\n?([\s\S]*?)\n?<\/relevant-memories>\s*<current-user-message>\n?([\s\S]*?)\n?<\/current-user-message>([\s\S]*)$/,
-  );
+  const wrapped = text.match(/<current-user-message>\n?([\s\S]*?)\n?<\/current-user-message>([\s\S]*)$/);
   if (!wrapped) return { question: text, memories: [] };
-  const memories = (wrapped[1] ?? "")
+  const block = text.match(/<relevant-memories>\n?([\s\S]*?)\n?<\/relevant-memories>/);
+  const memories = (block?.[1] ?? "")
     .split("\n")
     .filter((l) => l.startsWith("- "))
     .map((l) =>
@@ -85,7 +88,7 @@ export function splitUserText(text: string): { question: string; memories: strin
         .replace(/\s*\|\s*source:.*$/, "")
         .replace(/^\[[^\]]*\]\s*/, ""),
     );
-  return { question: `${wrapped[2] ?? ""}${wrapped[3] ?? ""}`, memories };
+  return { question: `${wrapped[1] ?? ""}${wrapped[2] ?? ""}`, memories };
 }
 
 const NOTICE = "[SYSTEM NOTIFICATION";

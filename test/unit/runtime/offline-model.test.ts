@@ -10,6 +10,8 @@ import { composeAnswer, md } from "../../../worker/runtime/offline/answers";
 import { extractSymbol, planCalls } from "../../../worker/runtime/offline/intents";
 import { decide } from "../../../worker/runtime/offline-model";
 import { BUILTIN_SKILLS } from "../../../worker/runtime/skills/builtin";
+import { turnContext } from "../../../worker/runtime/prompts/system";
+import { withTurnContext } from "../../../worker/runtime/transcript";
 import { DEEP_DIVE_STEPS } from "./deep-dive-steps";
 
 const TOOL_NAMES = [
@@ -293,6 +295,34 @@ describe("offline answers say what results mean", () => {
     expect(help).toContain("analyze 600000");
     const zhHelp = text(decide(options([user("你好")])));
     expect(zhHelp).toContain("分析上证指数");
+  });
+});
+
+describe("the question inside the turn's context", () => {
+  // The runtime puts the date ("Today (UTC): …") and hints in front of the question; the words of that
+  // block are not the person's: "UTC" once read as a US ticker and 分析上证指数 asked for US.UTC.
+  const inContext = (question: string, memories?: string) => {
+    const m = withTurnContext(
+      { role: "user", content: question },
+      { context: turnContext({ now: Date.UTC(2026, 11, 1, 23, 55), hints: ["Hint: mind the UTC date"] }), memories },
+    );
+    return user(typeof m.content === "string" ? m.content : "");
+  };
+
+  it("reads only the person's words for intents and symbols", () => {
+    const d = calls(decide(options([inContext("分析上证指数")])));
+    expect(d).toHaveLength(1);
+    expect(d[0]?.toolName).toBe("analyze_stock");
+    expect(d[0]?.input).toEqual({ code: "上证指数" });
+  });
+
+  it("keeps the person's language and the recalled memories with both blocks present", () => {
+    const d = text(
+      decide(options([inContext("what do you remember?", "- [偏好 preference] 我偏好银行股 | source: s_x")])),
+    );
+    expect(d).toContain("What I remember");
+    expect(d).toContain("我偏好银行股");
+    expect(d).not.toContain("UTC");
   });
 });
 
