@@ -12,7 +12,7 @@ import { replayBacktest } from "../worker/engine/backtest/replay";
 import { resolveParams } from "../worker/engine/params";
 import { reduceFunnel } from "../worker/engine/screen/reduce-funnel";
 import { createRng, gauss, type Rng, uniform } from "../worker/engine/sim/rng";
-import { decodeBarColumnsMany, encodeBarChunks } from "../worker/market/parse/bar-chunks";
+import { decodeBarColumnsMany, encodeBarChunks } from "../worker/lib/bar-chunks";
 import type { CachedColumns } from "../worker/ports/market-data";
 import { record } from "./support/record";
 

@@ -1,7 +1,8 @@
 /**
- * `npm run soak` (`-- --short` for the quick scale): the fault and soak suite
+ * `npm run soak` (`-- --short` for the quick scale `npm test` also runs): the fault and soak suite
  * (test/integration/soak.test.ts) in workerd against the scripted model on loopback — nothing leaves
- * the machine. Bounded: fixed counts, and the run is stopped after 20 minutes. Prints the figures
+ * the machine. The full scale has 80 resumed turns, the whole route and MCP fuzz and a 10,000-turn
+ * session. Bounded: fixed counts, and the run is stopped after 20 minutes. Prints the figures
  * (lost/duplicated events, 5xx count, largest stored row, latest-page read p50/p95) and merges them
  * into bench/results.json (read-modify-write: other figures there are kept).
  */
@@ -47,6 +48,9 @@ const META = {
   soak_largest_row_bytes: ["largest stored row", "bytes", 1024 * 1024],
   soak_read_latest_page_p50_ms: ["latest page of a long session, p50", "ms", 50],
   soak_read_latest_page_p95_ms: ["latest page of a long session, p95", "ms", undefined],
+  soak_read_empty_session_p50_ms: ["same route, empty session (this machine's floor), p50", "ms", undefined],
+  soak_read_5_parallel_ms: ["5 parallel latest-page reads of the long session, all done", "ms", undefined],
+  soak_session_turns: ["turns in the long session", "turns", undefined],
 };
 const metrics = Object.entries(figures)
   .filter(([id, v]) => id.startsWith("soak_") && typeof v === "number")

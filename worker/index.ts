@@ -5,17 +5,18 @@
  */
 import { createApp } from "./app";
 import { consoleSink } from "./console-sink";
-import { backgroundDeps } from "./background/background-deps";
 import { createBackgroundPort } from "./background/background-port";
 import { startDailyScreening } from "./background/daily-screening";
 import { consumeDeadLetters } from "./background/dead-letters";
 import { createBackgroundHandlers } from "./background/handlers";
 import { createQueueConsumer } from "./background/queue-consumer";
 import { MEMORY_PRUNING_CRON, pruneMemories } from "./background/prune-memories";
+import { backgroundDeps } from "./coordinator/background-wiring";
 import { createLogger } from "./lib/log";
+import { memoryStoreOf } from "./storage/memory-repo";
 
 export { SessionAgent } from "./session/session-agent";
-export { TaskCoordinator } from "./background/task-coordinator";
+export { TaskCoordinator } from "./coordinator/task-coordinator";
 
 const app = createApp();
 
@@ -33,7 +34,7 @@ export default {
   async scheduled(controller, env, _ctx): Promise<void> {
     const log = createLogger(consoleSink, { cron: controller.cron });
     if (controller.cron === MEMORY_PRUNING_CRON) {
-      await pruneMemories({ d1: env.DB, now: controller.scheduledTime, log });
+      await pruneMemories({ store: memoryStoreOf(env.DB), now: controller.scheduledTime, log });
       return;
     }
     const deps = backgroundDeps(env, { log });

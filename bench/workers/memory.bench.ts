@@ -16,7 +16,7 @@ import { extractKeywords, padTerms } from "../../worker/memory/keywords";
 import { stockCodes } from "../../worker/memory/stock-codes";
 import { createMemoryRecall } from "../../worker/runtime/memory/recall-memories";
 import { insertTermsStatement } from "../../worker/storage/memory-terms";
-import { memoryStoreOf } from "../../worker/session/session-memory";
+import { memoryStoreOf } from "../../worker/storage/memory-repo";
 import type { Metric } from "../support/record";
 
 const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };

@@ -189,6 +189,116 @@ describe("MCP over Streamable HTTP (official SDK client)", () => {
   });
 });
 
+describe("WyckoffAgent's diagnostic tools over MCP (official SDK client, offline bundle)", () => {
+  it("lists wyckoff_diagnose, run_funnel_simulation and intraday_rescue_check as read-only, closed-world offline", async () => {
+    const client = await mcpClient(viaWorker);
+    const { tools } = await client.listTools();
+    for (const name of ["wyckoff_diagnose", "run_funnel_simulation", "intraday_rescue_check"]) {
+      const t = tools.find((x) => x.name === name);
+      expect(t?.annotations, name).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+      expect(t?.inputSchema, name).toMatchObject({ type: "object" });
+    }
+    await client.close();
+  });
+
+  it("wyckoff_diagnose answers the engine's range, triggers, stage and event for SIM.0001, as analyze_stock reads it", async () => {
+    const client = await mcpClient(viaWorker);
+    const r = await client.callTool({ name: "wyckoff_diagnose", arguments: { code: "SIM.0001" } });
+    expect(r.isError).toBeFalsy();
+    const d = textOf(r) as {
+      code: string;
+      asOf: string;
+      trading_range: { support: number; resistance: number; mid: number; width_pct: number; support_tests: number };
+      triggers: { type: string; status: string }[];
+      stage: { phase: string; label: string };
+      event: { event_id: string; label: string; confidence: number; reasons: string[]; watch_points: string[] };
+      source: { simulated: boolean };
+    };
+    const a = textOf(await client.callTool({ name: "analyze_stock", arguments: { code: "SIM.0001" } })) as {
+      analysis: {
+        asOf: string;
+        phase: { name: string };
+        triggers: unknown[];
+        tradingRange: { support: number; resistance: number } | null;
+      };
+    };
+    expect(d.code).toBe("0001");
+    expect(d.asOf).toBe(a.analysis.asOf);
+    expect(d.stage.phase).toBe(a.analysis.phase.name);
+    expect(d.triggers).toEqual(a.analysis.triggers);
+    if (a.analysis.tradingRange) {
+      expect(d.trading_range.support).toBeCloseTo(a.analysis.tradingRange.support, 3);
+      expect(d.trading_range.resistance).toBeCloseTo(a.analysis.tradingRange.resistance, 3);
+      expect(d.trading_range.mid).toBeCloseTo((d.trading_range.support + d.trading_range.resistance) / 2, 3);
+      expect(d.trading_range.width_pct).toBeGreaterThan(0);
+    } else expect(d.trading_range).toBeNull();
+    expect(d.event.event_id).toContain(d.asOf);
+    expect(d.event.confidence).toBeGreaterThan(0);
+    expect(d.event.reasons.length).toBeGreaterThan(0);
+    expect(d.source.simulated).toBe(true);
+    expect(r.structuredContent).toMatchObject({ code: "0001" });
+    await client.close();
+  });
+
+  it("run_funnel_simulation runs the funnel in the call: layer counts, bounded candidates, regime, details", async () => {
+    const client = await mcpClient(viaWorker);
+    const r = await client.callTool({ name: "run_funnel_simulation", arguments: { board: "all", limit: 5 } });
+    expect(r.isError).toBeFalsy();
+    const f = textOf(r) as {
+      success: boolean;
+      universe: string;
+      layers: { total_scanned: number; layer1_passed: number; layer2_passed: number };
+      candidates: { code: string; verdict: string }[];
+      regime: { state: string };
+      details: { rejections: Record<string, unknown>; symbols_for_report: string[] };
+    };
+    expect(f.success).toBe(true);
+    expect(f.universe).toBe("SIM");
+    expect(f.layers.total_scanned).toBeGreaterThan(0);
+    expect(f.layers.layer1_passed).toBeLessThanOrEqual(f.layers.total_scanned);
+    expect(f.layers.layer2_passed).toBeLessThanOrEqual(f.layers.layer1_passed);
+    expect(f.candidates.length).toBeLessThanOrEqual(5);
+    expect(f.details.symbols_for_report.length).toBeLessThanOrEqual(5);
+    expect(f.regime.state).toMatch(/^[A-Z_]+$/);
+    const bad = await client.callTool({ name: "run_funnel_simulation", arguments: { board: "moon" } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatchObject({ error: { code: "invalid_input" } });
+    await client.close();
+  }, 60_000);
+
+  it("intraday_rescue_check classifies SIM.0001's session against its daily support; bad and unknown input refused", async () => {
+    const client = await mcpClient(viaWorker);
+    const r = await client.callTool({ name: "intraday_rescue_check", arguments: { code: "SIM.0001" } });
+    expect(r.isError).toBeFalsy();
+    const c = textOf(r) as {
+      classification: string;
+      closePosition: number;
+      support: number | null;
+      supportSource: string;
+      reasons: string[];
+      intraday: { vwap: number; strength: number };
+    };
+    expect(["washout", "distribution", "strong", "neutral"]).toContain(c.classification);
+    expect(c.closePosition).toBeGreaterThanOrEqual(0);
+    expect(c.closePosition).toBeLessThanOrEqual(1);
+    expect(c.supportSource).not.toBe("none");
+    expect(c.support).toBeGreaterThan(0);
+    expect(c.intraday.vwap).toBeGreaterThan(0);
+    const bad = await client.callTool({ name: "intraday_rescue_check", arguments: { code: "SIM.0001", interval: 7 } });
+    expect(textOf(bad)).toMatchObject({ error: { code: "invalid_input" } });
+    const missing = await client.callTool({ name: "wyckoff_diagnose", arguments: {} });
+    expect(textOf(missing)).toMatchObject({ error: { code: "invalid_input" } });
+    const real = await client.callTool({ name: "intraday_rescue_check", arguments: { code: "600519" } });
+    expect(real.isError).toBe(true); // offline: the bundle has no minute bars for real symbols (said in the error)
+    await expect(client.callTool({ name: "wyckoff_diagnosis", arguments: { code: "SIM.0001" } })).rejects.toMatchObject(
+      {
+        code: -32602,
+      },
+    );
+    await client.close();
+  });
+});
+
 describe("web_fetch at the edge", () => {
   const ctx = { sessionId: "s", userId: "web-user", toolCallId: "c", signal: new AbortController().signal };
   const production = () => fakeToolDeps({ web: new FetchWebClient({ fetch }), files: new R2Workspace(testEnv.SPILLS) });

@@ -14,7 +14,7 @@ import { DAY_MS } from "../../worker/memory/caps";
 import { extractKeywords } from "../../worker/memory/keywords";
 import { stockCodes } from "../../worker/memory/stock-codes";
 import { createMemoryRecall } from "../../worker/runtime/memory/recall-memories";
-import { memoryStoreOf } from "../../worker/session/session-memory";
+import { memoryStoreOf } from "../../worker/storage/memory-repo";
 import { testEnv } from "./test-env";
 
 const NOW = Date.UTC(2026, 5, 1);

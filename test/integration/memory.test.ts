@@ -10,7 +10,7 @@ import { MemoryList, MemoryTrace, type Memory } from "../../worker/contracts/mem
 import { MEMORY_PRUNING_CRON } from "../../worker/background/prune-memories";
 import { DAY_MS } from "../../worker/memory/caps";
 import { buildRecallQuery } from "../../worker/memory/fts-query";
-import { memoryStoreOf } from "../../worker/session/session-memory";
+import { memoryStoreOf } from "../../worker/storage/memory-repo";
 import { countMemories } from "../../worker/storage/memory-repo";
 import { call, chunksOf, eventually, modelRequests, newSession, script, sendAndRead } from "./turn-helpers";
 import { testEnv } from "./test-env";

@@ -24,9 +24,10 @@ export default defineConfig({
           LLM_FALLBACK_API_KEY: "test-key",
           LLM_IDLE_TIMEOUT_MS: "1500",
           MODEL_KEYS_SECRET: "integration-test-model-keys-secret-0123456789",
-          // The soak (test/integration/soak.test.ts): "off" in the suite, "short"/"full" under `npm run soak`.
+          // The soak (test/integration/soak.test.ts): "short" in `npm test`, "full" under `npm run soak`,
+          // "off" when SOAK_SCALE=off is set.
           SOAK_SCALE:
-            process.env.SOAK_SCALE === "full" || process.env.SOAK_SCALE === "short" ? process.env.SOAK_SCALE : "off",
+            process.env.SOAK_SCALE === "full" || process.env.SOAK_SCALE === "off" ? process.env.SOAK_SCALE : "short",
           LLM_PRICES: JSON.stringify({
             scripted: { input: 2, output: 8, cacheRead: 0.5 },
             "*": { input: 1, output: 4 },

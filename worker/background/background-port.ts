@@ -1,7 +1,8 @@
 /**
- * The `BackgroundTasks` port over D1 and Queues (edge): `submit` records the task (deduplicated by
- * idempotency key) and sends one `task.run` message; `history` reads the stored runs. Used by the
- * tools (wired in the session DO), the webhook route and the cron.
+ * The `BackgroundTasks` port over the task store and the queue (application): `submit` records the
+ * task (deduplicated by idempotency key, limited per owner) and sends one `task.run` message;
+ * `history` reads the stored runs. Wired from bindings in coordinator/background-wiring.ts; used by
+ * the tools (through the session DO), the webhook route and the cron.
  */
 import type { HistoryQuery, HistoryResult, RecommendationRow } from "../contracts/history";
 import { formatId } from "../lib/ids";
@@ -9,13 +10,8 @@ import { ok } from "../lib/result";
 import type { BackgroundSubmission, BackgroundTasks } from "../ports/background";
 import type { MarketData } from "../ports/market-data";
 import type { RateLimiter } from "../ports/rate-limiter";
+import type { HistoryReader } from "../ports/history-store";
 import type { TaskWriter } from "../ports/task-store";
-import { createDb } from "../storage/db";
-import { D1RateLimiter } from "../storage/rate-limit-repo";
-import { loadConfig } from "../config";
-import { createMarketData } from "../market/create-market-data";
-import { D1HistoryRepo } from "../storage/history-repo";
-import { D1TaskRepo } from "../storage/task-repo";
 import type { BackgroundQueue, RunTaskMessage } from "./task-message";
 
 /** Prefix of task ids. */
@@ -24,7 +20,7 @@ export const TASK_PREFIX = "task_";
 /** What the port needs. */
 export interface BackgroundPortDeps {
   tasks: TaskWriter;
-  history: D1HistoryRepo;
+  history: HistoryReader;
   queue: BackgroundQueue;
   market: MarketData;
   now: () => number;
@@ -107,19 +103,4 @@ export function createBackgroundPort(d: BackgroundPortDeps): BackgroundTasks {
       };
     },
   };
-}
-
-/** The port for a session's tools: bindings wired, tasks limited per owner (RATE_LIMIT_TASKS_PER_HOUR). */
-export function backgroundPortFor(env: Env): BackgroundTasks {
-  const db = createDb(env.DB);
-  const config = loadConfig(env);
-  const limits = config.rateLimits;
-  return createBackgroundPort({
-    tasks: new D1TaskRepo(db),
-    history: new D1HistoryRepo(db),
-    queue: env.BACKGROUND_QUEUE,
-    market: createMarketData({ db: env.DB, config, fetch: (...a) => fetch(...a) }),
-    now: Date.now,
-    limiter: new D1RateLimiter(db, { turns: limits.turnsPerHour, tasks: limits.tasksPerHour }),
-  });
 }

@@ -17,7 +17,7 @@ import { resolveParams } from "../engine/params";
 import type { TaskRecord } from "../ports/task-store";
 import type { BackgroundDeps } from "./background-deps";
 import { batchMessage, fanOutBatches } from "./fan-out";
-import type { BacktestBatchPart, BacktestDay } from "./backtest-partials";
+import type { BacktestBatchPart, BacktestDay } from "./coordinator-port";
 import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { backtestNotification } from "./run-summaries";

@@ -6,8 +6,9 @@
  */
 import type { TaskRecord, TaskWriter } from "../ports/task-store";
 import type { Logger } from "../lib/log";
-import type { D1HistoryRepo, NewRecommendation, NewSignal } from "../storage/history-repo";
+import type { HistoryWriter, NewRecommendation, NewSignal } from "../ports/history-store";
 import type { SessionNotifier } from "../ports/session-notifier";
+import type { SpillStore } from "../ports/spill-store";
 
 /** Largest result kept inline in D1 (bytes of JSON); larger goes to R2. */
 export const INLINE_RESULT_BYTES = 200_000;
@@ -15,8 +16,9 @@ export const INLINE_RESULT_BYTES = 200_000;
 /** What completion needs. */
 export interface CompletionDeps {
   tasks: TaskWriter;
-  history: D1HistoryRepo;
-  spills: R2Bucket;
+  history: HistoryWriter;
+  /** Where a large result goes (R2 in production). */
+  spills: Pick<SpillStore, "put">;
   sessions: SessionNotifier;
   now: () => number;
   log: Logger;
@@ -47,7 +49,7 @@ export async function completeTask(
   let ref: string | null = null;
   if (json.length > INLINE_RESULT_BYTES) {
     ref = resultKey(id);
-    await d.spills.put(ref, json, { httpMetadata: { contentType: "application/json" } });
+    await d.spills.put(ref, json);
     inline = { spilled: true, bytes: json.length, summary: notification };
   }
   const now = d.now();

@@ -3,7 +3,7 @@
  * market screening per market and calendar day (idempotency key `cron:<market>:<date>`, so a
  * repeated trigger queues nothing), owned by the local owner and reported into no session.
  */
-import { LOCAL_OWNER } from "../http/identity";
+import { LOCAL_OWNER } from "../contracts/identity";
 import type { Logger } from "../lib/log";
 import type { BackgroundTasks } from "../ports/background";
 

@@ -4,7 +4,7 @@
  * for people who stopped chatting. Idempotent: a second run removes nothing.
  */
 import type { Logger } from "../lib/log";
-import { memoryStoreOf } from "../session/session-memory";
+import type { MemoryStore } from "../ports/memory-store";
 
 /** The cron expression of the daily pruning (03:20 Beijing time); listed in wrangler.toml `[triggers]`. */
 export const MEMORY_PRUNING_CRON = "20 19 * * *";
@@ -16,8 +16,12 @@ const INDEX_BATCH = 200;
  * Prunes everyone's memories, then indexes any stored before recall's term index existed (a no-op
  * once done); returns how many were removed. Failures throw (the cron run fails visibly).
  */
-export async function pruneMemories(input: { d1: D1Database; now: number; log: Logger }): Promise<number> {
-  const store = memoryStoreOf(input.d1);
+export async function pruneMemories(input: {
+  store: Pick<MemoryStore, "prune" | "indexPending">;
+  now: number;
+  log: Logger;
+}): Promise<number> {
+  const store = input.store;
   const removed = await store.prune({ now: input.now });
   let indexed = 0;
   for (;;) {

@@ -13,7 +13,7 @@ import { batchMessage, fanOutBatches } from "./fan-out";
 import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { screenFeatures, SCREEN_WINDOW } from "./screen-features";
-import type { ScreenPlan } from "./task-coordinator";
+import type { ScreenPlan, TaskCoordinator } from "./coordinator-port";
 import { boardFilter, universeFor, type Universe } from "./universe";
 
 /** A fan-out batch message. */
@@ -29,8 +29,8 @@ async function indexBars(d: BackgroundDeps, u: Universe): Promise<{ index: Bar[]
 }
 
 /** The coordinator stub of a task. */
-export function coordinatorOf(d: Pick<BackgroundDeps, "coordinators">, taskId: string) {
-  return d.coordinators.get(d.coordinators.idFromName(taskId));
+export function coordinatorOf(d: Pick<BackgroundDeps, "coordinators">, taskId: string): TaskCoordinator {
+  return d.coordinators.of(taskId);
 }
 
 /** An empty result for a universe with nothing cached. */

@@ -8,5 +8,8 @@ import { z } from "zod";
 export const RunTaskMessage = z.object({ kind: z.literal("task.run"), taskId: z.string().min(1).max(64) });
 export type RunTaskMessage = z.infer<typeof RunTaskMessage>;
 
-/** The background queue as producers use it. */
-export type BackgroundQueue = Pick<Queue, "send" | "sendBatch">;
+/** The background queue as producers use it (structurally a Workers `Queue` producer). */
+export interface BackgroundQueue {
+  send(body: unknown): Promise<unknown>;
+  sendBatch(messages: Iterable<{ body: unknown }>): Promise<unknown>;
+}

@@ -4,6 +4,9 @@
  */
 import { z } from "zod";
 
+/** The single owner of a `local`-mode installation (and of cron and webhook runs). */
+export const LOCAL_OWNER = "local";
+
 /** How the server identifies callers. */
 export const AuthMode = z.enum(["local", "token", "access"]);
 export type AuthMode = z.infer<typeof AuthMode>;

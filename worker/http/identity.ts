@@ -6,6 +6,7 @@
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { LOCAL_OWNER } from "../contracts/identity";
 import { AppError } from "../lib/app-error";
 import { isLoopback } from "../lib/net";
 import { createDb } from "../storage/db";
@@ -14,8 +15,8 @@ import { accessJwtOf, createAccessVerifier, type AccessVerifier } from "./access
 import type { AppEnv } from "./app-env";
 import { bearerOf, SHARE_TOKEN_PREFIX, sha256Hex } from "./secrets";
 
-/** The single owner of a `local`-mode installation. */
-export const LOCAL_OWNER = "local";
+/** The single owner of a `local`-mode installation (declared in contracts/identity.ts). */
+export { LOCAL_OWNER };
 
 /** Runs `work` after the response when the runtime allows it, else before answering. */
 export async function afterResponse(c: Context, work: Promise<unknown>): Promise<void> {

@@ -9,7 +9,7 @@ import { createDb } from "../storage/db";
 import { D1MarketCache } from "../storage/market-cache-repo";
 import { createEastmoneyProvider } from "./eastmoney-provider";
 import { createHttpClient } from "./http-client";
-import { createMarketDataService } from "./market-data-service";
+import { createMarketDataService } from "./service/market-data-service";
 import { createTencentProvider } from "./tencent-provider";
 import { createYahooProvider } from "./yahoo-provider";
 

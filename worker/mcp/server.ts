@@ -14,6 +14,9 @@ import { createToolDeps } from "../session/tool-deps";
 import { TOOLS } from "../tools/registry";
 import { createMcpServer } from "../tools/to-mcp";
 import { newId } from "../http/secrets";
+import { createDb } from "../storage/db";
+import { D1MarketCache } from "../storage/market-cache-repo";
+import { inProcessScreener } from "./in-process-screener";
 
 /** Largest MCP request body (bytes); a tool's own input is capped at 64 KiB inside (a tool error). */
 export const MCP_MAX_BODY_BYTES = 256 * 1024;
@@ -38,7 +41,10 @@ export const mcpRoutes = new Hono<AppEnv>().all("/", async (c) => {
   };
   const server = createMcpServer({
     tools: TOOLS,
-    deps: createToolDeps(c.env, config, { session }),
+    deps: {
+      ...createToolDeps(c.env, config, { session }),
+      screener: inProcessScreener(new D1MarketCache(createDb(c.env.DB)), config.marketData),
+    },
     caller: { userId, signal: c.req.raw.signal },
     allowWrites: config.mcpAllowWrites,
     version: pkg.version,

@@ -18,7 +18,7 @@ import { sentencesOf } from "../memory/extract-rules";
 import { stockCodes } from "../memory/stock-codes";
 import type { StoredMemory } from "../ports/memory-store";
 import type { SessionAgent } from "../session/session-agent";
-import { memoryStoreOf } from "../session/session-memory";
+import { memoryStoreOf } from "../storage/memory-repo";
 import { createDb } from "../storage/db";
 import { D1SessionIndex } from "../storage/session-index-repo";
 

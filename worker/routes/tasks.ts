@@ -10,7 +10,7 @@ import type { AppEnv } from "../http/app-env";
 import { AppError } from "../lib/app-error";
 import { createDb } from "../storage/db";
 import { D1TaskRepo } from "../storage/task-repo";
-import { coordinatorOf } from "../background/screen-jobs";
+import { coordinatorsOf } from "../coordinator/background-wiring";
 
 const TaskId = z.string().regex(/^task_[0-9a-z]{26}$/);
 const ListQuery = z.object({ session: z.string().min(1).max(64) });
@@ -59,7 +59,7 @@ export const taskRoutes = new Hono<AppEnv>()
         409,
         `task ${task.id} already ${task.status}; only queued or running tasks can be cancelled`,
       );
-    await coordinatorOf({ coordinators: c.env.TaskCoordinator }, task.id).cancel();
+    await coordinatorsOf(c.env.TaskCoordinator).of(task.id).cancel();
     const after = await repo.get(c.var.userId, task.id);
     return c.json(after ?? task);
   });

@@ -14,7 +14,7 @@ import { AppError, toAppError } from "../lib/app-error";
 import { createDb } from "../storage/db";
 import { sessions } from "../storage/schema";
 import { eq } from "drizzle-orm";
-import { backgroundDeps } from "../background/background-deps";
+import { backgroundDeps } from "../coordinator/background-wiring";
 import { createBackgroundPort } from "../background/background-port";
 
 /** Body of a screening webhook. */

@@ -20,20 +20,14 @@ import { createModels } from "../runtime/model";
 import { addEntry, costOf, type UsageEntry } from "../runtime/usage";
 import { createDb } from "../storage/db";
 import { effectiveModels } from "./user-models";
-import { D1MemoryStore } from "../storage/memory-repo";
+import { memoryStoreOf } from "../storage/memory-repo";
 import { D1UsageRepo } from "../storage/usage-repo";
 import * as schema from "./schema";
-import { newId } from "../http/secrets";
 
 /** The model pass runs on every Nth user turn of a session (and only when the window used tools). */
 export const MODEL_PASS_EVERY_TURNS = 10;
 
 type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
-
-/** The memory store of the D1 database. */
-export function memoryStoreOf(d1: D1Database): D1MemoryStore {
-  return new D1MemoryStore(d1, () => newId("mem_"));
-}
 
 /** The runtime's memory ports for one turn. */
 export function memoryPorts(

@@ -3,7 +3,7 @@
  * server, so both run the registry's handlers over the same adapters. Only the session control (and
  * sub-agents, set by the runtime) differ between them.
  */
-import { backgroundPortFor } from "../background/background-port";
+import { backgroundPortFor } from "../coordinator/tasks-port";
 import type { Config } from "../config";
 import { DohResolver } from "../http/doh-resolver";
 import { FetchWebClient } from "../http/fetch-web-client";

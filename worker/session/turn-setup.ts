@@ -15,17 +15,18 @@ import { skillsReminder } from "../runtime/skills/skill";
 import { lastUserText } from "../runtime/transcript";
 import type { unansweredCalls } from "../runtime/turn-replay";
 import { createDb } from "../storage/db";
-import { D1HintRepo, matchHints } from "../storage/hint-repo";
+import { matchHints } from "../lib/match-hints";
+import { D1HintRepo } from "../storage/hint-repo";
 import { R2SpillStore } from "../storage/r2-spill-store";
 import { D1SkillRepo } from "../storage/skill-repo";
-import { TOOLS } from "../tools/registry";
+import { MODEL_TOOLS } from "../tools/registry";
 import { memoryPorts } from "./session-memory";
 import { createToolDeps } from "./tool-deps";
 import { userModelChain } from "./user-models";
 
 /** The effective profile; a broken profile definition falls back to the default, loudly. */
 export function effectiveProfile(profile: string | null, log: Logger): EffectiveProfile {
-  const checked = validateProfiles(new Set(TOOLS.map((t) => t.spec.name)));
+  const checked = validateProfiles(new Set(MODEL_TOOLS.map((t) => t.spec.name)));
   if (!checked.ok) {
     log.error("profiles_invalid", { message: checked.error.message });
     return resolveProfile(null);
@@ -71,8 +72,8 @@ export async function setUpTurn(
   const context = turnContext({ now: o.host.now(), hints: matchHints(hints, question).map((h) => h.text) });
   // The profile's tools in the profile's order, plus execute_skill (skills work in every profile).
   const tools = profile.tools
-    ? [...profile.tools, "execute_skill"].flatMap((name) => TOOLS.filter((t) => t.spec.name === name))
-    : TOOLS;
+    ? [...profile.tools, "execute_skill"].flatMap((name) => MODEL_TOOLS.filter((t) => t.spec.name === name))
+    : MODEL_TOOLS;
   const req: TurnRequest = {
     sessionId: o.sessionId,
     turnId: o.turn.id,
@@ -96,7 +97,7 @@ export async function setUpTurn(
     ...host,
     models: chain.models,
     tools,
-    allTools: TOOLS,
+    allTools: MODEL_TOOLS,
     toolDeps: createToolDeps(o.env, o.config, { session, skills }),
     ...memoryPorts(o.env.DB, o.log, waitUntil),
     spills: new R2SpillStore(o.env.SPILLS),

@@ -1,15 +1,10 @@
 /** D1HintRepo: scenario hints (shipped ones with owner `*`, plus each user's own). */
 import { and, eq, inArray } from "drizzle-orm";
+import type { Hint } from "../lib/match-hints";
 import type { Db } from "./db";
 import { promptHints } from "./schema";
 
-/** A hint as the API shows it. */
-export interface Hint {
-  id: string;
-  keywords: string[];
-  text: string;
-  builtin: boolean;
-}
+export type { Hint };
 
 type Row = typeof promptHints.$inferSelect;
 
@@ -67,10 +62,4 @@ export class D1HintRepo {
       .returning();
     return rows.length > 0;
   }
-}
-
-/** At most 3 hints whose keywords appear in the message (seed 001 dynamic prompt). */
-export function matchHints(hints: readonly Hint[], message: string, max = 3): Hint[] {
-  const text = message.toLowerCase();
-  return hints.filter((h) => h.keywords.some((k) => k !== "" && text.includes(k.toLowerCase()))).slice(0, max);
 }

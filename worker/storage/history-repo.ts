@@ -5,27 +5,15 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { RecommendationRow, SignalRow } from "../contracts/history";
+import type { HistoryReader, HistoryWriter, NewRecommendation, NewSignal } from "../ports/history-store";
 import type { Db } from "./db";
 import { recommendations, signals } from "./schema";
-
-/** A signal to track. */
-export type NewSignal = Omit<SignalRow, "task_id"> & { taskId: string };
-
-/** A recommendation to record. */
-export interface NewRecommendation {
-  taskId: string;
-  code: string;
-  name: string;
-  recommendDate: string;
-  recommendPrice: number;
-  camp: string | null;
-}
 
 /** D1 writes are capped at 100 bound parameters per statement. */
 const ROWS_PER_INSERT = 6;
 
 /** Signals and recommendations in D1. */
-export class D1HistoryRepo {
+export class D1HistoryRepo implements HistoryWriter, HistoryReader {
   constructor(private readonly db: Db) {}
 
   /** Upserts tracked signals (status, score and run updated on conflict). */

@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, gte, inArray, or, sql } from "drizzle-orm";
 import type { MarketCode, SecurityKind, SymbolInfo } from "../contracts/market";
-import { decodeBarChunk, decodeBarColumnsMany, encodeBarChunks } from "../market/parse/bar-chunks";
+import { decodeBarChunk, decodeBarColumnsMany, encodeBarChunks } from "../lib/bar-chunks";
 import type { CachedColumns, CachedSeries, MarketCache } from "../ports/market-data";
 import type { Db } from "./db";
 import { marketBarChunks, marketSeries, marketSymbols } from "./schema";

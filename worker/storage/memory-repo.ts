@@ -19,6 +19,7 @@ import type {
   RecallRows,
   StoredMemory,
 } from "../ports/memory-store";
+import { newId } from "../http/secrets";
 import { createDb, type Db } from "./db";
 import { deleteTermsStatement, insertTermsStatement, PENDING_SQL, rankedTermsSql } from "./memory-terms";
 import { memories } from "./schema";
@@ -306,4 +307,9 @@ export async function countMemories(d1: D1Database, ownerId: string): Promise<nu
     .where(eq(memories.ownerId, ownerId))
     .get();
   return row?.n ?? 0;
+}
+
+/** The memory store of the D1 database, with random `mem_` ids. */
+export function memoryStoreOf(d1: D1Database): D1MemoryStore {
+  return new D1MemoryStore(d1, () => newId("mem_"));
 }

@@ -4,6 +4,7 @@
  */
 import type { BackgroundTasks } from "../ports/background";
 import type { Clock } from "../ports/clock";
+import type { Screener } from "../ports/screener";
 import type { SkillStore } from "../ports/skill-store";
 import type { SubagentRunner } from "../ports/subagent";
 import type { MarketData } from "../ports/market-data";
@@ -30,6 +31,8 @@ export interface ToolDeps {
   web: WebClient;
   /** The user's file workspace (`read_file`, `write_file`, `list_files`). */
   files: Workspace;
+  /** The screening funnel in process (wired for MCP's `run_funnel_simulation`; chat screens in the background). */
+  screener?: Screener;
   /** Sub-agents of this turn (set by the runtime; absent inside a sub-agent). */
   subagents?: SubagentRunner;
 }

@@ -1,6 +1,7 @@
 /**
  * The tool registry: each spec of the catalog (`specs/catalog.ts`) bound to its handler. The model's
- * schemas and MCP's tool list come from here, in the catalog's order; the web reads the catalog itself.
+ * schemas (`MODEL_TOOLS`: all but the MCP-only tools) and MCP's tool list come from here, in the
+ * catalog's order; the web reads the catalog itself.
  */
 import { bindTool, type BoundTool } from "./bind";
 import { TOOL_SPECS } from "./specs/catalog";
@@ -49,6 +50,13 @@ import { listFilesSpec } from "./specs/list-files";
 import { readFileSpec } from "./specs/read-file";
 import { webFetchSpec } from "./specs/web-fetch";
 import { writeFileSpec } from "./specs/write-file";
+import { intradayRescueCheckHandler } from "./handlers/intraday-rescue-check";
+import { runFunnelSimulationHandler } from "./handlers/run-funnel-simulation";
+import { wyckoffDiagnoseHandler } from "./handlers/wyckoff-diagnose";
+import { intradayRescueCheckSpec } from "./specs/intraday-rescue-check";
+import { runFunnelSimulationSpec } from "./specs/run-funnel-simulation";
+import { wyckoffDiagnoseSpec } from "./specs/wyckoff-diagnose";
+import { mcpOnly } from "./specs/mcp-exposure";
 
 /** Each catalog spec with its handler. */
 const BOUND: readonly BoundTool[] = [
@@ -76,6 +84,9 @@ const BOUND: readonly BoundTool[] = [
   bindTool(listFilesSpec, listFilesHandler),
   bindTool(readFileSpec, readFileHandler),
   bindTool(writeFileSpec, writeFileHandler),
+  bindTool(wyckoffDiagnoseSpec, wyckoffDiagnoseHandler),
+  bindTool(runFunnelSimulationSpec, runFunnelSimulationHandler),
+  bindTool(intradayRescueCheckSpec, intradayRescueCheckHandler),
 ];
 
 /** The bound tools in the catalog's order; a catalog spec without a handler (or the reverse) is a bug. */
@@ -90,8 +101,11 @@ function inCatalogOrder(bound: readonly BoundTool[]): readonly BoundTool[] {
   return tools;
 }
 
-/** Every tool, in the order the model sees them. */
+/** Every tool, in the catalog's order (MCP lists these by their exposure). */
 export const TOOLS: readonly BoundTool[] = inCatalogOrder(BOUND);
+
+/** The tools a chat turn's model gets by default: every tool except the MCP-only ones. */
+export const MODEL_TOOLS: readonly BoundTool[] = TOOLS.filter((t) => !mcpOnly(t.spec.name));
 
 /** Looks a tool up by name. */
 export function findTool(name: string): BoundTool | undefined {

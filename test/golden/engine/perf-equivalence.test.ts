@@ -15,7 +15,7 @@ import {
   decodeBarColumns,
   decodeBarColumnsMany,
   encodeBarChunks,
-} from "../../../worker/market/parse/bar-chunks";
+} from "../../../worker/lib/bar-chunks";
 import { computeGolden, digest, walk } from "./perf-golden";
 
 const FILE = path.resolve(import.meta.dirname, "perf-golden.json");

@@ -1,6 +1,6 @@
 /** An in-memory MarketCache for unit tests of the service and the tool handlers. */
 import type { MarketCode, SecurityKind, SymbolInfo } from "../../../worker/contracts/market";
-import { decodeBarColumns, encodeBarChunks } from "../../../worker/market/parse/bar-chunks";
+import { decodeBarColumns, encodeBarChunks } from "../../../worker/lib/bar-chunks";
 import type { CachedSeries, MarketCache } from "../../../worker/ports/market-data";
 
 /** The cache plus direct access to its maps. */

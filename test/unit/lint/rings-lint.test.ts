@@ -1,6 +1,7 @@
 /**
  * The lint holds the rings: each planted violation — the clock or RNG in core, the agents SDK in
- * application code, a `..` escape out of the web's aliases, an import cycle — fails `oxlint` with the
+ * application code, a binding type or an edge import in a background job, a `..` escape out of the
+ * web's aliases, an import cycle — fails `oxlint` with the
  * repository's own config, and the same files without the violation pass. Planted in a scratch copy of
  * the layout (never in worker/), linted by the project's oxlint.
  */
@@ -78,6 +79,30 @@ const cases: { name: string; rule: string; bad: Record<string, string>; good: Re
       "worker/runtime/probe.ts": 'import { getAgentByName } from "agents";\nexport const f = getAgentByName;\n',
     },
     good: { "worker/runtime/probe.ts": 'import { z } from "zod";\nexport const f = z.string();\n' },
+  },
+  {
+    name: "binding-type-in-application",
+    rule: "no-edge-types",
+    bad: {
+      "worker/background/probe.ts":
+        'export const put = (bucket: R2Bucket, key: string): Promise<unknown> => bucket.put(key, "");\n',
+    },
+    good: {
+      "worker/background/probe.ts":
+        'export const put = (store: { put(k: string, t: string): Promise<void> }, key: string): Promise<void> => store.put(key, "");\n',
+    },
+  },
+  {
+    name: "edge-import-in-background",
+    rule: "no-restricted-imports",
+    bad: {
+      "worker/background/probe.ts":
+        'import { D1TaskRepo } from "../storage/task-repo";\nexport const f = D1TaskRepo;\n',
+    },
+    good: {
+      "worker/background/probe.ts":
+        'import type { TaskWriter } from "../ports/task-store";\nexport type F = TaskWriter;\n',
+    },
   },
   {
     name: "contracts-escape",

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Bar } from "../../../worker/contracts/analysis";
 import type { SymbolInfo } from "../../../worker/contracts/market";
 import { err, ok } from "../../../worker/lib/result";
-import { createMarketDataService } from "../../../worker/market/market-data-service";
+import { createMarketDataService } from "../../../worker/market/service/market-data-service";
 import { buildOfflineBundle } from "../../../worker/market/offline/bundle";
 import type { MarketData, MarketDataProvider } from "../../../worker/ports/market-data";
 import type { ToolContext, ToolDeps } from "../../../worker/tools/deps";

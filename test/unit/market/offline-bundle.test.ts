@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { decodeBarChunk } from "../../../worker/market/parse/bar-chunks";
+import { decodeBarChunk } from "../../../worker/lib/bar-chunks";
 import { buildOfflineBundle } from "../../../worker/market/offline/bundle";
 import { noMatch, offlineMiss } from "../../../worker/market/offline/holdings";
 import { parseRealCnRows, REAL_CN, type RealCnFile } from "../../../worker/market/offline/real-cn";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Portfolio, TradeRecord } from "../../../worker/contracts/portfolio";
 import { parseCsv, toCsv } from "../../../worker/lib/csv";
-import { createMarketDataService } from "../../../worker/market/market-data-service";
+import { createMarketDataService } from "../../../worker/market/service/market-data-service";
 import { buildOfflineBundle } from "../../../worker/market/offline/bundle";
 import type { MarketData } from "../../../worker/ports/market-data";
 import type { PortfolioStore, PortfolioWrite } from "../../../worker/ports/portfolio-store";

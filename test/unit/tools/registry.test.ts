@@ -11,7 +11,7 @@ import { draftValue, formFields, initialDraft } from "../../../web/lib/schema-fi
 import { toolSpec, toolTitle } from "../../../web/lib/tool-catalog";
 import { TOOL_SPECS } from "../../../worker/tools/specs/catalog";
 import { MCP_EXPOSURE, mcpTier } from "../../../worker/tools/specs/mcp-exposure";
-import { TOOLS } from "../../../worker/tools/registry";
+import { MODEL_TOOLS, TOOLS } from "../../../worker/tools/registry";
 import { BUILTIN_SKILLS } from "../../../worker/runtime/skills/builtin";
 import { ANALYSIS_TEMPLATE, createMcpServer, mcpTools } from "../../../worker/tools/to-mcp";
 import { fakeToolDeps } from "../../support/runtime-harness";
@@ -70,6 +70,15 @@ describe("tool registry", () => {
     expect(Object.keys(MCP_EXPOSURE).sort()).toEqual([...names].sort());
     for (const [name, e] of Object.entries(MCP_EXPOSURE))
       if ("excluded" in e) expect(e.excluded.length, name).toBeGreaterThan(20);
+  });
+
+  it("keeps MCP-only tools (WyckoffAgent's diagnostic three) out of the chat model's set, and offers them on MCP", () => {
+    const only = ["wyckoff_diagnose", "run_funnel_simulation", "intraday_rescue_check"];
+    for (const name of only) {
+      expect(mcpTier(name), name).toBe(2);
+      expect(names, name).toContain(name);
+    }
+    expect(MODEL_TOOLS.map((t) => t.spec.name)).toEqual(names.filter((n) => !only.includes(n)));
   });
 
   it("keeps write tools behind approval in chat and marks them for MCP's write switch", () => {
@@ -177,6 +186,11 @@ describe("MCP listing", () => {
       (await c.listTools()).tools.find((t) => t.name === name)?.annotations?.openWorldHint;
     expect(await hint(live, "analyze_stock")).toBe(true);
     expect(await hint(live, "screen_stocks")).toBe(true);
+    for (const name of ["wyckoff_diagnose", "run_funnel_simulation", "intraday_rescue_check"]) {
+      expect(await hint(live, name), name).toBe(true);
+      const t = (await live.listTools()).tools.find((x) => x.name === name);
+      expect(t?.annotations, name).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    }
     expect(await hint(live, "generate_ai_report")).toBe(false);
     expect(await hint(live, "query_history")).toBe(false);
     expect(await hint(live, "write_file")).toBe(false);

@@ -6,7 +6,7 @@
  */
 import type { SymbolInfo } from "../../contracts/market";
 import type { CachedSeries } from "../../ports/market-data";
-import { encodeBarChunks } from "../parse/bar-chunks";
+import { encodeBarChunks } from "../../lib/bar-chunks";
 import { BUNDLE_LOADED_AT, type OfflineBundle } from "./bundle";
 
 /** Largest statement written (bytes of SQL text); D1 refuses statements over 100 KB. */

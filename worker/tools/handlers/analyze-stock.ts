@@ -7,7 +7,7 @@ import type { Bar } from "../../contracts/analysis";
 import { ok } from "../../lib/result";
 import type { ToolHandler } from "../bind";
 import type { analyzeStockSpec } from "../specs/analyze-stock";
-import { brief, pctChange, priceRows } from "./market-stats";
+import { brief, pctChange, priceRows } from "../pure/market-stats";
 import { analyzeSymbol, ANALYSIS_BARS } from "./symbol-analysis";
 
 function stats(bars: readonly Bar[]) {

@@ -2,7 +2,7 @@
 import { ok } from "../../lib/result";
 import type { ToolHandler } from "../bind";
 import type { getMarketHistorySpec } from "../specs/get-market-history";
-import { historySummary, priceRows } from "./market-stats";
+import { historySummary, priceRows } from "../pure/market-stats";
 
 /** Reads the index history. */
 export const getMarketHistoryHandler: ToolHandler<typeof getMarketHistorySpec> = async (input, deps) => {

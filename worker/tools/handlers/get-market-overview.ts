@@ -2,7 +2,7 @@
 import { ok } from "../../lib/result";
 import type { ToolHandler } from "../bind";
 import type { getMarketOverviewSpec } from "../specs/get-market-overview";
-import { pctChange } from "./market-stats";
+import { pctChange } from "../pure/market-stats";
 import { defaultRegimeMarket, readRegime } from "./read-regime";
 
 const LIVE_INDICES = ["SH.000001", "SZ.399001", "SZ.399006", "SH.000016", "SH.000905"];

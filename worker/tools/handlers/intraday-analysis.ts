@@ -6,7 +6,7 @@ import type { MinuteBar } from "../../contracts/market";
 import { err, ok } from "../../lib/result";
 import type { ToolHandler } from "../bind";
 import type { intradayAnalysisSpec } from "../specs/intraday-analysis";
-import { brief, pctChange } from "./market-stats";
+import { brief, pctChange } from "../pure/market-stats";
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 

@@ -7,7 +7,7 @@ import type { Provenance } from "../../contracts/market";
 import { ok, type Result } from "../../lib/result";
 import type { MarketData } from "../../ports/market-data";
 import type { Breadth, RegimeReading } from "../specs/market-regime";
-import { breadthSeries, regimeReading } from "./market-stats";
+import { breadthSeries, regimeReading } from "../pure/market-stats";
 
 /** Which market to read. */
 export type RegimeMarket = "cn" | "sim" | "us";

@@ -2,7 +2,7 @@
 import { ok } from "../../lib/result";
 import type { ToolHandler } from "../bind";
 import type { searchStockByNameSpec } from "../specs/search-stock-by-name";
-import { brief, pctChange } from "./market-stats";
+import { brief, pctChange } from "../pure/market-stats";
 
 /** Searches through the MarketData port. */
 export const searchStockByNameHandler: ToolHandler<typeof searchStockByNameSpec> = async (input, deps) => {

@@ -26,6 +26,9 @@ import { searchStockByNameSpec } from "./search-stock-by-name";
 import { updatePortfolioSpec } from "./update-portfolio";
 import { webFetchSpec } from "./web-fetch";
 import { writeFileSpec } from "./write-file";
+import { intradayRescueCheckSpec } from "./intraday-rescue-check";
+import { runFunnelSimulationSpec } from "./run-funnel-simulation";
+import { wyckoffDiagnoseSpec } from "./wyckoff-diagnose";
 
 /** Every tool's spec, in the order the model sees them. */
 export const TOOL_SPECS: readonly ToolSpec[] = [
@@ -53,6 +56,10 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   listFilesSpec,
   readFileSpec,
   writeFileSpec,
+  // MCP only (specs/mcp-exposure.ts `mcpOnly`): WyckoffAgent's diagnostic tools, not in the model's set.
+  wyckoffDiagnoseSpec,
+  runFunnelSimulationSpec,
+  intradayRescueCheckSpec,
 ];
 
 const BY_NAME = new Map(TOOL_SPECS.map((s) => [s.name, s]));

@@ -19,7 +19,18 @@ export type McpWorld = "market" | "model";
  * How a tool appears over MCP. `destructive`: a write that may overwrite or remove what is there
  * (MCP `destructiveHint`; writes that only add are not destructive).
  */
-export type McpExposure = { tier: 1 | 2 | 3; world?: McpWorld; destructive?: boolean } | { excluded: string };
+export type McpExposure = McpOffer | { excluded: string };
+
+/**
+ * An offered tool. `mcpOnly`: why the chat model does not get it (MCP clients orchestrate
+ * themselves; the chat model has the tool it wraps).
+ */
+export interface McpOffer {
+  tier: 1 | 2 | 3;
+  world?: McpWorld;
+  destructive?: boolean;
+  mcpOnly?: string;
+}
 
 const SESSION_ONLY =
   "works on the chat session's own loop (model, prompt, sub-agents); MCP clients orchestrate themselves";
@@ -44,6 +55,21 @@ export const MCP_EXPOSURE: Readonly<Record<string, McpExposure>> = {
   list_files: { tier: 3 },
   read_file: { tier: 3 },
   write_file: { tier: 3, destructive: true },
+  wyckoff_diagnose: {
+    tier: 2,
+    world: "market",
+    mcpOnly: "WyckoffAgent's diagnose shape of analyze_stock mode=diagnose, which the model has",
+  },
+  run_funnel_simulation: {
+    tier: 2,
+    world: "market",
+    mcpOnly: "the funnel run inside the call; chat turns run it as screen_stocks in the background",
+  },
+  intraday_rescue_check: {
+    tier: 2,
+    world: "market",
+    mcpOnly: "a classification over intraday_analysis and the daily range, both of which the model has",
+  },
   execute_skill: { excluded: SESSION_ONLY },
   delegate_to_research: { excluded: SESSION_ONLY },
   delegate_to_analysis: { excluded: SESSION_ONLY },
@@ -61,7 +87,12 @@ export function mcpTier(name: string): 1 | 2 | 3 | undefined {
 }
 
 /** The exposure entry of an offered tool (undefined when it stays off MCP). */
-export function mcpEntry(name: string): { tier: 1 | 2 | 3; world?: McpWorld; destructive?: boolean } | undefined {
+export function mcpEntry(name: string): McpOffer | undefined {
   const e = MCP_EXPOSURE[name];
   return e && "tier" in e ? e : undefined;
+}
+
+/** True for a tool only MCP offers (the chat model never gets it). */
+export function mcpOnly(name: string): boolean {
+  return mcpEntry(name)?.mcpOnly !== undefined;
 }

@@ -3,10 +3,10 @@
  * the real A-share market from Eastmoney clist, paged at 100 rows, stopping at a page budget
  * (`complete: false` says so). Names from the snapshot refresh the universe.
  */
-import type { MarketCode, QuoteRow, SnapshotAnswer, SourceAttempt } from "../contracts/market";
-import { err, ok, type Result } from "../lib/result";
-import type { MarketCache, MarketDataProvider } from "../ports/market-data";
-import { cnBoard } from "./parse/resolve-symbol";
+import type { MarketCode, QuoteRow, SnapshotAnswer, SourceAttempt } from "../../contracts/market";
+import { err, ok, type Result } from "../../lib/result";
+import type { MarketCache, MarketDataProvider } from "../../ports/market-data";
+import { cnBoard } from "../parse/resolve-symbol";
 
 /** What the reader needs. */
 export interface SnapshotDeps {

@@ -2,60 +2,30 @@
  * TaskCoordinator: one Durable Object per fanned-out task. It holds the plan, stores each batch's
  * partial result once (by batch number, so a redelivered batch never double-counts), reports
  * progress, and when the last batch arrives reduces the partials and completes the task exactly once.
- * Cancelling it makes every later batch a no-op. Screenings reduce features; backtests store each
- * batch's per-day rows and replay the portfolio day by day (backtest-partials.ts).
+ * Cancelling it makes every later batch a no-op. This host (edge) keeps the storage; the progress
+ * and reduce steps are application code (background/finish-fan-out.ts) over its stored partials.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Bar } from "../contracts/analysis";
-import type { ScreenInput, ScreeningResult } from "../contracts/screening";
+import type {
+  BacktestBatchPart,
+  BacktestPlan,
+  CoordinatorPlan,
+  CoordinatorState,
+  ScreenPlan,
+  SubmitAnswer,
+  TaskCoordinator as TaskCoordinatorPort,
+} from "../background/coordinator-port";
+import { isBacktestPlan } from "../background/coordinator-port";
+import { finishFanOut, recordBatchProgress } from "../background/finish-fan-out";
 import type { DayReplayPlan } from "../engine/backtest/day-replay";
-import { reduceFunnel } from "../engine/screen/reduce-funnel";
 import type { SymbolFeatures } from "../engine/screen/symbol-features";
-import { backgroundDeps } from "./background-deps";
-import { createBacktestTables, replayStoredDays, storeBacktestPart, type BacktestBatchPart } from "./backtest-partials";
-import { completeTask } from "./complete-task";
-import { backtestNotification, screeningHistory, screeningNotification } from "./run-summaries";
-import type { Universe } from "./universe";
+import { backgroundDeps } from "./background-wiring";
+import { createBacktestTables, storedBacktestDays, storeBacktestPart } from "./backtest-partials";
 
-/** What a screening's coordinator needs to reduce. */
-export interface ScreenPlan {
-  taskId: string;
-  total: number;
-  input: ScreenInput;
-  universe: Universe;
-  index: Bar[];
-  smallCap: Bar[];
-  notes: string[];
-}
-
-/** What a backtest's coordinator needs to replay the portfolio. */
-export interface BacktestPlan {
-  kind: "backtest";
-  taskId: string;
-  total: number;
-  replay: DayReplayPlan;
-}
-
-type Plan = ScreenPlan | BacktestPlan;
-
-function isBacktest(plan: Plan): plan is BacktestPlan {
-  return "kind" in plan && plan.kind === "backtest";
-}
-
-/** Where the coordinator stands. */
-export interface CoordinatorState {
-  planned: boolean;
-  total: number;
-  received: number;
-  cancelled: boolean;
-  finished: boolean;
-}
-
-/** Answer to a batch submission. */
-export type SubmitAnswer = CoordinatorState & { status: "accepted" | "duplicate" | "cancelled" | "unplanned" };
+type Plan = CoordinatorPlan;
 
 /** The coordinator Durable Object. Class name = binding name. */
-export class TaskCoordinator extends DurableObject<Env> {
+export class TaskCoordinator extends DurableObject<Env> implements TaskCoordinatorPort {
   private finalizing = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -113,7 +83,7 @@ export class TaskCoordinator extends DurableObject<Env> {
   /** The backtest plan, when this task is a backtest. */
   async backtestPlan(): Promise<DayReplayPlan | null> {
     const plan = this.plan();
-    return plan && isBacktest(plan) ? plan.replay : null;
+    return plan && isBacktestPlan(plan) ? plan.replay : null;
   }
 
   /** Stops the task: later batches are ignored and it never completes. */
@@ -146,21 +116,11 @@ export class TaskCoordinator extends DurableObject<Env> {
     if (fresh) this.ctx.storage.transactionSync(store);
     const now = await this.state();
     const deps = backgroundDeps(this.env);
-    if (fresh && !now.finished) {
-      const pct = 10 + Math.round((85 * now.received) / Math.max(1, now.total));
-      const progress = {
-        stage: isBacktest(plan) ? "backtest" : "screening",
-        detail: `${now.received}/${now.total} batches`,
-        pct,
-      };
-      await deps.tasks.transition(plan.taskId, ["running"], { progress }, deps.now());
-      const rec = await deps.tasks.record(plan.taskId);
-      if (rec?.sessionId) await deps.sessions.taskProgress(rec.sessionId, rec.view);
-    }
+    if (fresh && !now.finished) await recordBatchProgress(deps, plan, now);
     if (now.received >= now.total && !now.finished && !this.finalizing) {
       this.finalizing = true;
       try {
-        await this.finish(plan, deps);
+        await finishFanOut(deps, plan, this.partials());
         this.setMeta("finished", "1");
         this.dropPartials();
       } finally {
@@ -182,45 +142,17 @@ export class TaskCoordinator extends DurableObject<Env> {
     });
   }
 
-  private async finish(plan: Plan, deps: ReturnType<typeof backgroundDeps>): Promise<void> {
-    if (isBacktest(plan)) {
-      const result = replayStoredDays(this.ctx.storage.sql, plan.replay);
-      const rec = await deps.tasks.record(plan.taskId);
-      if (rec) await completeTask(deps, rec, result, backtestNotification(plan.taskId, result));
-      return;
-    }
-    const features: SymbolFeatures[] = [];
-    for (const row of this.ctx.storage.sql.exec<{ data: string }>("SELECT data FROM partials ORDER BY batch"))
-      features.push(...(JSON.parse(row.data) as SymbolFeatures[]));
-    const o = reduceFunnel(features, {
-      limit: plan.input.limit,
-      index: plan.index,
-      ...(plan.smallCap.length > 0 ? { smallCap: plan.smallCap } : {}),
-    });
-    const result: ScreeningResult = {
-      ok: true,
-      market: plan.input.market,
-      board: plan.input.board,
-      universe: plan.universe.code,
-      asOf: o.asOf,
-      simulated: plan.universe.simulated,
-      regime: { state: o.regime.state, reasons: o.regime.reasons, breadthAboveMa20Pct: o.breadthAboveMa20Pct },
-      summary: o.summary,
-      rejections: o.rejections,
-      trigger_groups: o.triggerGroups,
-      top_sectors: o.topSectors,
-      candidates: o.candidates,
-      symbols_for_report: o.symbolsForReport,
-      notes: [...plan.notes, ...o.notes],
+  /** The stored partials, for the reduce step. */
+  private partials() {
+    const sql = this.ctx.storage.sql;
+    return {
+      features(): SymbolFeatures[] {
+        const features: SymbolFeatures[] = [];
+        for (const row of sql.exec<{ data: string }>("SELECT data FROM partials ORDER BY batch"))
+          features.push(...(JSON.parse(row.data) as SymbolFeatures[]));
+        return features;
+      },
+      backtest: storedBacktestDays(sql),
     };
-    const rec = await deps.tasks.record(plan.taskId);
-    if (!rec) return;
-    await completeTask(
-      deps,
-      rec,
-      result,
-      screeningNotification(plan.taskId, result),
-      screeningHistory(plan.taskId, result),
-    );
   }
 }

@@ -5,15 +5,15 @@
  * cache; when every provider fails, the cached series is served labelled stale. Every answer says
  * which source answered, which were tried, and whether the data is simulated or stale.
  */
-import type { Bar } from "../contracts/analysis";
-import type { MarketCode, Provenance, SourceAttempt, SymbolInfo } from "../contracts/market";
-import { err, ok } from "../lib/result";
-import type { CachedSeries, MarketCache, MarketData, MarketDataProvider } from "../ports/market-data";
+import type { Bar } from "../../contracts/analysis";
+import type { MarketCode, Provenance, SourceAttempt, SymbolInfo } from "../../contracts/market";
+import { err, ok } from "../../lib/result";
+import type { CachedSeries, MarketCache, MarketData, MarketDataProvider } from "../../ports/market-data";
 import { resolveSymbol } from "./resolve";
 import { createSnapshotReader } from "./snapshot";
-import { offlineMiss as bundleMiss } from "./offline/holdings";
-import { REAL_CN_NOTE } from "./offline/real-cn";
-import { simulateSession } from "./offline/sim-intraday";
+import { offlineMiss as bundleMiss } from "../offline/holdings";
+import { REAL_CN_NOTE } from "../offline/real-cn";
+import { simulateSession } from "../offline/sim-intraday";
 
 /** Wiring of the service. */
 export interface MarketDataServiceOptions {

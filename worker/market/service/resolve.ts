@@ -4,12 +4,12 @@
  * Bare `000001` reads as Ping An Bank unless an index is asked for; the other reading is returned as
  * an alternative so the caller can say so.
  */
-import type { SecurityKind, SymbolInfo } from "../contracts/market";
-import { err, ok, type Result } from "../lib/result";
-import type { MarketCache, MarketDataProvider, Resolution } from "../ports/market-data";
-import { noMatch, offlineMiss } from "./offline/holdings";
-import { REAL_CN } from "./offline/real-cn";
-import { inferSymbol, symbolCandidates } from "./parse/resolve-symbol";
+import type { SecurityKind, SymbolInfo } from "../../contracts/market";
+import { err, ok, type Result } from "../../lib/result";
+import type { MarketCache, MarketDataProvider, Resolution } from "../../ports/market-data";
+import { noMatch, offlineMiss } from "../offline/holdings";
+import { REAL_CN } from "../offline/real-cn";
+import { inferSymbol, symbolCandidates } from "../parse/resolve-symbol";
 
 const squash = (s: string) =>
   s

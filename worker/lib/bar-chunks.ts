@@ -2,8 +2,8 @@
  * Columnar JSON encoding of daily bars, one chunk per calendar year (the D1 cache's row format):
  * `{"d":[dates],"o":[…],"h":[…],"l":[…],"c":[…],"v":[…],"a":[…]?}`. Compact and fast to decode.
  */
-import type { Bar } from "../../contracts/analysis";
-import type { BarColumns } from "../../engine/series";
+import type { Bar } from "../contracts/analysis";
+import type { BarColumns } from "../engine/series";
 
 interface Chunk {
   d: string[];

@@ -1,0 +1,76 @@
+/**
+ * The `Screener` port over the D1 market cache (edge): the background screening's map
+ * (`background/screen-features.ts`) and the engine's reduce (`engine/screen/reduce-funnel.ts`) run in
+ * this request, on the universe the data mode selects (`background/universe.ts`: the simulated market
+ * offline). Cached bars only, like every screening.
+ */
+import { ok } from "../lib/result";
+import type { ScreeningResult } from "../contracts/screening";
+import { reduceFunnel } from "../engine/screen/reduce-funnel";
+import type { MarketCache } from "../ports/market-data";
+import type { Screener } from "../ports/screener";
+import { screenFeatures, SCREEN_WINDOW } from "../background/screen-features";
+import { boardFilter, universeFor } from "../background/universe";
+
+/** A screener over `cache` for the deployment's data mode. */
+export function inProcessScreener(cache: MarketCache, mode: "offline" | "live"): Screener {
+  return {
+    async run(input, opts = {}) {
+      const u = universeFor(mode, input.market);
+      const symbols = boardFilter(await cache.listSymbols(u.code, "stock"), input.board);
+      const base = { market: input.market, board: input.board, universe: u.code, simulated: u.simulated };
+      const notes = u.simulated ? ["Simulated market (SIM): generated data, not real securities."] : [];
+      if (symbols.length === 0)
+        return ok({
+          ok: false,
+          ...base,
+          asOf: null,
+          regime: { state: "NEUTRAL", reasons: [], breadthAboveMa20Pct: null },
+          summary: {
+            total_scanned: 0,
+            layer1_passed: 0,
+            layer2_passed: 0,
+            layer3_passed: 0,
+            layer4_passed: 0,
+            layer5_passed: 0,
+          },
+          rejections: {},
+          trigger_groups: {},
+          top_sectors: [],
+          candidates: [],
+          symbols_for_report: [],
+          notes: [
+            ...notes,
+            `no cached ${u.code} stocks on board ${input.board}: screening reads cached bars only (MARKET_DATA=${mode})`,
+          ],
+        } satisfies ScreeningResult);
+      const [main, small] = await Promise.all([
+        cache.getSeries(u.index),
+        u.smallCap ? cache.getSeries(u.smallCap) : Promise.resolve(null),
+      ]);
+      const index = (main?.bars ?? []).slice(-SCREEN_WINDOW);
+      const smallCap = (small?.bars ?? []).slice(-SCREEN_WINDOW);
+      if (index.length === 0) notes.push(`index ${u.index} not cached: regime assumed neutral, no relative strength`);
+      const features = await screenFeatures(cache, symbols, u, index);
+      const o = reduceFunnel(features, {
+        limit: input.limit,
+        index,
+        ...(smallCap.length > 0 ? { smallCap } : {}),
+        ...(opts.maxCandidates !== undefined ? { maxCandidates: opts.maxCandidates } : {}),
+      });
+      return ok({
+        ok: true,
+        ...base,
+        asOf: o.asOf,
+        regime: { state: o.regime.state, reasons: o.regime.reasons, breadthAboveMa20Pct: o.breadthAboveMa20Pct },
+        summary: o.summary,
+        rejections: o.rejections,
+        trigger_groups: o.triggerGroups,
+        top_sectors: o.topSectors,
+        candidates: o.candidates,
+        symbols_for_report: o.symbolsForReport,
+        notes: [...notes, ...o.notes],
+      } satisfies ScreeningResult);
+    },
+  };
+}
