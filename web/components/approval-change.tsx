@@ -107,56 +107,58 @@ function PortfolioChangeView({ input }: { input: unknown }) {
     return JSON.stringify(a && { ...a, updatedAt: "" }) !== JSON.stringify(b && { ...b, updatedAt: "" });
   });
   return (
-    <table className="change-table" data-testid="change-portfolio">
-      <thead>
-        <tr>
-          <th />
-          <th>{t("changeBefore")}</th>
-          <th aria-hidden="true" />
-          <th>{t("changeAfter")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {touched.map((code) => {
-          const a = before.positions.find((p) => p.code === code);
-          const b = after.positions.find((p) => p.code === code);
-          return (
-            <tr key={code} data-testid="change-position">
-              <th scope="row">
-                {code} {(b ?? a)?.name}
-              </th>
-              <td>{positionText(a, t, f.num)}</td>
-              <td aria-hidden="true">→</td>
-              <td>{positionText(b, t, f.num)}</td>
-            </tr>
-          );
-        })}
-        <tr data-testid="change-cash">
-          <th scope="row">{t("changeCash")}</th>
-          <td>{f.num(before.freeCash)}</td>
-          <td aria-hidden="true">→</td>
-          <td>
-            {f.num(after.freeCash)}{" "}
-            <span className="muted small">
-              (
-              {cashMove
-                ? t("changeCashMove", {
-                    amount: `${cashMove.amount > 0 ? "+" : ""}${f.num(cashMove.amount)}`,
-                    price: f.num(cashMove.price),
-                  })
-                : t("changeCashSame")}
-              )
-            </span>
-          </td>
-        </tr>
-        <tr>
-          <th scope="row">{t("changePositions")}</th>
-          <td>{before.positionCount}</td>
-          <td aria-hidden="true">→</td>
-          <td>{after.positionCount}</td>
-        </tr>
-      </tbody>
-    </table>
+    <div className="change-wrap">
+      <table className="change-table" data-testid="change-portfolio">
+        <thead>
+          <tr>
+            <th />
+            <th>{t("changeBefore")}</th>
+            <th aria-hidden="true" />
+            <th>{t("changeAfter")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {touched.map((code) => {
+            const a = before.positions.find((p) => p.code === code);
+            const b = after.positions.find((p) => p.code === code);
+            return (
+              <tr key={code} data-testid="change-position">
+                <th scope="row">
+                  {code} {(b ?? a)?.name}
+                </th>
+                <td>{positionText(a, t, f.num)}</td>
+                <td aria-hidden="true">→</td>
+                <td>{positionText(b, t, f.num)}</td>
+              </tr>
+            );
+          })}
+          <tr data-testid="change-cash">
+            <th scope="row">{t("changeCash")}</th>
+            <td>{f.num(before.freeCash)}</td>
+            <td aria-hidden="true">→</td>
+            <td>
+              {f.num(after.freeCash)}
+              <span className="muted small change-note">
+                (
+                {cashMove
+                  ? t("changeCashMove", {
+                      amount: `${cashMove.amount > 0 ? "+" : ""}${f.num(cashMove.amount)}`,
+                      price: f.num(cashMove.price),
+                    })
+                  : t("changeCashSame")}
+                )
+              </span>
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">{t("changePositions")}</th>
+            <td>{before.positionCount}</td>
+            <td aria-hidden="true">→</td>
+            <td>{after.positionCount}</td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
   );
 }
 
