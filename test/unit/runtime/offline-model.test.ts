@@ -12,6 +12,7 @@ import { decide } from "../../../worker/runtime/offline-model";
 import { BUILTIN_SKILLS } from "../../../worker/runtime/skills/builtin";
 import { turnContext } from "../../../worker/runtime/prompts/system";
 import { withTurnContext } from "../../../worker/runtime/transcript";
+import { notificationPrompt } from "../../../worker/runtime/turn-controller";
 import { DEEP_DIVE_STEPS } from "./deep-dive-steps";
 
 const TOOL_NAMES = [
@@ -314,6 +315,16 @@ describe("the question inside the turn's context", () => {
     expect(d).toHaveLength(1);
     expect(d[0]?.toolName).toBe("analyze_stock");
     expect(d[0]?.input).toEqual({ code: "上证指数" });
+  });
+
+  it("reads a task notification behind the turn's context as a notice, never as a new request", () => {
+    // A notice about a screening names "screening"; read as the person's words it queued another one, forever.
+    const notice = notificationPrompt(
+      "task_abc123",
+      "Screening task_abc123 finished (market cn/all, board all, as of 2024-09-19).",
+    );
+    const d = calls(decide(options([user("选股"), inContext(notice)])));
+    expect(d).toEqual([{ toolName: "check_background_tasks", input: { task_id: "task_abc123" } }]);
   });
 
   it("keeps the person's language and the recalled memories with both blocks present", () => {
