@@ -1,6 +1,7 @@
 /**
- * createApp(): the Hono app of the HTTP edge. Middleware (request id, settings, logging, body limit,
- * identity), one `onError` producing the error envelope, and one sub-app per resource.
+ * createApp(): the Hono app of the HTTP edge. Middleware (request id, settings, the request's deps
+ * as `c.var.deps`, logging, body limit, identity), one `onError` producing the error envelope, and
+ * one sub-app per resource.
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -32,6 +33,7 @@ import { memoryRoutes } from "./routes/memory";
 import { modelSettingsRoutes } from "./routes/model-settings";
 import { hintRoutes, skillRoutes } from "./routes/skills";
 import { mcpRoutes } from "./mcp/server";
+import { createRequestDeps } from "./routes/request-deps";
 
 /** Largest request body accepted by the API (bytes); 5,000 bars of OHLCV fit well inside. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -43,7 +45,12 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.use(async (c, next) => {
     const log = createLogger(consoleSink, { requestId: c.var.requestId });
     c.set("log", log);
-    c.set("config", loadConfig(c.env));
+    const config = loadConfig(c.env);
+    c.set("config", config);
+    c.set(
+      "deps",
+      createRequestDeps(c.env.DB, config, (...a) => fetch(...a)),
+    );
     const started = Date.now();
     await next();
     log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started });

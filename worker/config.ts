@@ -95,9 +95,9 @@ export interface Config {
   contextWindowOverride: number | undefined;
   /** Prices per 1M tokens (USD) by model id (`*` = any other model). */
   prices: z.infer<typeof Prices>;
-  /** No chunk from the model for this long ends the round (seed: 60 s). */
+  /** No chunk from the model for this long ends the round (`LLM_IDLE_TIMEOUT_MS`, default 60 s). */
   idleTimeoutMs: number;
-  /** Whole-turn budget (seed: 600 s). */
+  /** Whole-turn budget, working time only (`LLM_TURN_TIMEOUT_MS`, default 600 s). */
   turnTimeoutMs: number;
   marketData: "offline" | "live";
   providers: { eastmoney: string; tencent: string; yahoo: string };

@@ -4,7 +4,7 @@
  * coordinator and sends `backtest.batch` messages of symbols; each batch decodes only its symbols'
  * cached series, answers every replay day by index (the symbol-day map of engine/backtest) and hands
  * the per-day rows to the coordinator, which replays the portfolio day by day once all are in
- * (backtest-partials.ts). Without cached index bars it falls back to one call over the universe.
+ * (background/finish-fan-out.ts). Without cached index bars it falls back to one call over the universe.
  */
 import type { z } from "zod";
 import type { Bar } from "../contracts/analysis";

@@ -1,6 +1,6 @@
 /**
- * The map phase over cached bars (edge): reads a list of symbols' series from the D1 cache in one
- * query — decoded straight into columns, only the window's bars — and computes each one's funnel
+ * The map phase over cached bars (application, over the `MarketCache` port): reads a list of
+ * symbols' series in one query — decoded straight into columns, only the window's bars — and computes each one's funnel
  * features against the universe's index. Used by the fan-out batches and by in-process screenings
  * (strategy decisions).
  */

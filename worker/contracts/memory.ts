@@ -1,5 +1,5 @@
 /**
- * Long-term memory shapes (seed 000 §5): the memory types and their layers, a memory as the API and
+ * Long-term memory shapes: the memory types and their layers, a memory as the API and
  * the reading room see it, and the bodies and answers of `/api/memory`.
  */
 import { z } from "zod";

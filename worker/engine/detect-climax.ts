@@ -86,7 +86,11 @@ export function clusterClimax(
   const acc = c < ma50 && lowestSince(s.low, from, t);
   const dist = !acc && c > ma50 && highestSince(s.high, from, t);
   if ((!acc && !dist) || !wants(acc ? "acc" : "dist", acc ? low : high)) return null;
-  const extent = acc ? 1 - low / maxHigh(s, from, t - 1) : high / minLow(s, from, t - 1) - 1;
+  // Where the trend began: the window's highest high before an SC, lowest low before a BC.
+  let k0 = from;
+  for (let i = from + 1; i < t; i++) if (acc ? at(s.high, i) > at(s.high, k0) : at(s.low, i) < at(s.low, k0)) k0 = i;
+  if (t - k0 < p.clusterMinTrendBars) return null;
+  const extent = acc ? 1 - low / at(s.high, k0) : high / at(s.low, k0) - 1;
   if (extent < (acc ? p.scDrawdown : p.bcRise) * scale) return null;
   const c0 = t - p.clusterBars + 1;
   let vmax = 0;
@@ -289,27 +293,35 @@ export function openStructure(ctx: ScanContext, c: PendingClimax, t: number): St
 }
 
 /**
- * Tracks the AR at bar t: extends it while inside the AR window, confirms it after a 3-bar hold
- * or a 1-ATR reversal. Returns the AR event once confirmed, else null.
+ * Tracks the AR at bar t: the reaction's extreme within `arTrackBars` bars of the climax, confirmed
+ * when price is back in the test zone (within `arZone` of the climax–AR span from the climax: the
+ * reaction is over and the secondary test begins) or, after the tracking window, by a one-ATR
+ * reversal. Returns the AR event once confirmed, else null.
  */
 export function trackAr(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
   const { s, p } = ctx;
   const acc = st.side === "acc";
-  if (t <= st.climaxIndex + p.arWindow) {
+  const tracking = t <= st.climaxIndex + p.arTrackBars;
+  if (tracking) {
     const v = acc ? at(s.high, t) : at(s.low, t);
     if (acc ? v > st.arPrice : v < st.arPrice) {
       st.arPrice = v;
       st.arIndex = t;
     }
   }
+  if (st.arIndex === st.climaxIndex || t === st.arIndex) return null;
+  const span = Math.abs(st.arPrice - st.climaxPrice);
+  const move = acc ? st.arPrice / st.climaxPrice - 1 : 1 - st.arPrice / st.climaxPrice;
+  if (move < arMinMove(ctx, st.climaxIndex)) return null;
+  const zone = acc
+    ? at(s.low, t) <= st.climaxPrice + p.arZone * span
+    : at(s.high, t) >= st.climaxPrice - p.arZone * span;
   const atr = at(s.atr, t);
-  const held = t - st.arIndex >= 3;
-  const reversed = acc ? at(s.close, t) <= st.arPrice - atr : at(s.close, t) >= st.arPrice + atr;
-  if (!(held || reversed) || st.arIndex === st.climaxIndex) return null;
+  const reversed = !tracking && (acc ? at(s.close, t) <= st.arPrice - atr : at(s.close, t) >= st.arPrice + atr);
+  if (!(zone || reversed)) return null;
   st.arConfirmed = true;
   if (acc) st.resistance = st.arPrice;
   else st.support = st.arPrice;
-  const move = acc ? st.arPrice / st.climaxPrice - 1 : 1 - st.arPrice / st.climaxPrice;
   const ev: RawEvent = {
     type: "AR",
     index: st.arIndex,
@@ -318,11 +330,13 @@ export function trackAr(ctx: ScanContext, st: Structure, t: number): RawEvent | 
     vr: at(s.vr, st.arIndex),
     confidence: confidence(0.5, [
       [0.3, margin(move, arMinMove(ctx, st.climaxIndex), 0.12)],
-      [0.2, st.arIndex - st.climaxIndex <= 5 ? 1 : 0.5],
+      [0.2, zone ? 1 : 0.5],
     ]),
     reasons: [
       `${acc ? "rally" : "decline"} of ${fpct(move)} within ${st.arIndex - st.climaxIndex} bars of the climax`,
-      held ? "extreme held for 3 bars" : "reversed by one ATR",
+      zone
+        ? `the reaction ended: price came back within ${fpct(p.arZone)} of the span from the climax`
+        : `reversed by one ATR after the ${p.arTrackBars}-bar tracking window`,
       acc ? "its high sets resistance (Creek)" : "its low sets support (Ice)",
     ],
   };

@@ -82,7 +82,7 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   if (top >= k || k - top < 2) return null;
   const ext = acc ? at(s.high, top) : at(s.low, top);
   if (acc ? minLow(s, top + 1, k - 1) < arPrice : maxHigh(s, top + 1, k - 1) > arPrice) return null;
-  const prior = acc ? maxHigh(s, top - p.climaxLookback + 1, top - 1) : minLow(s, top - p.climaxLookback + 1, top - 1);
+  const prior = acc ? maxHigh(s, top - p.reExtremeBars + 1, top - 1) : minLow(s, top - p.reExtremeBars + 1, top - 1);
   if (acc ? ext < prior : ext > prior) return null;
   const ma = at(s.sma50, top);
   const maPrev = at(s.sma50, top - p.reTrendBars);
@@ -101,6 +101,10 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   const priorVol = meanOf(s.volume, Math.max(0, top - Math.max(legBars, 10) + 1), top + 1);
   if (priorVol > 0 && reactionVol > p.heavyReaction * priorVol)
     return flipped(ctx, side === "acc" ? "dist" : "acc", top, ext, k, arPrice, t, reactionVol / priorVol, depth);
+  // Position decides it too: the first reaction after a doubling within the year is a top's, not a pause's.
+  const rise = acc ? ext / minLow(s, top - p.reYearBars + 1, top - 1) - 1 : 0;
+  if (rise >= p.reExtendedRise * scale)
+    return flipped(ctx, "dist", top, ext, k, arPrice, t, reactionVol / priorVol, depth, rise);
   const structure: Structure = {
     ...blank(side),
     climaxIndex: top,
@@ -147,6 +151,8 @@ function flipped(
   t: number,
   effortRatio: number,
   depth: number,
+  /** Set when the extent of the advance, not effort, flipped the side. */
+  rise?: number,
 ): TrendRange {
   const { s } = ctx;
   const acc = side === "acc";
@@ -164,7 +170,9 @@ function flipped(
     resistance: acc ? arPrice : ext,
   };
   const reasons = [
-    `the ${acc ? "rally" : "reaction"} off the ${acc ? "low" : "high"} carried ${fx(effortRatio)} the volume of the leg before it: ${acc ? "demand" : "supply"} took over`,
+    rise === undefined
+      ? `the ${acc ? "rally" : "reaction"} off the ${acc ? "low" : "high"} carried ${fx(effortRatio)} the volume of the leg before it: ${acc ? "demand" : "supply"} took over`
+      : `the first reaction after a ${fpct(rise)} advance from the yearly low: read as a top's, not a pause's`,
     `${fpct(depth)} ${acc ? "rally" : "decline"} from the trend extreme, held ${t - k} bars`,
   ];
   const climaxEv: RawEvent = {
@@ -173,7 +181,7 @@ function flipped(
     confirmedAt: t,
     price: ext,
     vr: at(s.vr, top),
-    confidence: confidence(0.4, [[0.3, margin(effortRatio, ctx.p.heavyReaction, 2)]]),
+    confidence: confidence(0.4, [[0.3, rise === undefined ? margin(effortRatio, ctx.p.heavyReaction, 2) : 0.5]]),
     reasons: [
       `${acc ? "60-bar low in a downtrend" : "60-bar high in an uptrend"}, read as a climax by what followed`,
       ...reasons,

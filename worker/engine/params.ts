@@ -19,6 +19,14 @@ export interface EngineParams {
   /** AR must come within this many bars of the climax; minimum rally / decline. */
   arWindow: number;
   arMinMove: number;
+  /**
+   * The AR is the extreme of the whole reaction off the climax, not of its first leg: it is tracked
+   * for up to `arTrackBars` bars and confirmed when price comes back into the test zone, the
+   * `arZone` share of the climax–AR span nearest the climax (or, once the tracking window is over,
+   * by a one-ATR reversal).
+   */
+  arTrackBars: number;
+  arZone: number;
   /** ST: band around the climax extreme; volume at most this share of climax volume. */
   stBand: number;
   stMaxVolShare: number;
@@ -66,6 +74,17 @@ export interface EngineParams {
   reReactionBars: number;
   reTrendBars: number;
   /**
+   * Context for ranges in a trend: the trend extreme must be the extreme of the last `reExtremeBars`
+   * bars, and after an advance of `reExtendedRise` or more (× board scale) from the low of the last
+   * `reYearBars` bars the reaction is read as distribution, not re-accumulation. (`reExtremeBars` at
+   * 250 — a trend still making yearly highs — reads 14 instead of 32 wrong-side phases on the real
+   * suite and lifts ST and SOS/SOW, but exposes one unmatched SC at a 2000 bear-market low, dropping
+   * SC/BC precision under its floor; kept at 60 until that is solved.)
+   */
+  reExtremeBars: number;
+  reYearBars: number;
+  reExtendedRise: number;
+  /**
    * Clustered climax (real markets rarely print one 2× bar): the extreme ends a cluster of up to
    * `clusterBars` bars, is the `clusterTrendBars`-bar extreme after a fall (rise) of at least
    * `scDrawdown` (`bcRise`), and the cluster's heaviest volume is ≥ `clusterVolRatio` × the median
@@ -83,6 +102,11 @@ export interface EngineParams {
   clusterVolPct: number;
   clusterSr: number;
   clusterAtr: number;
+  /**
+   * A clustered climax ends a trend, not a first break: the cluster's extreme comes at least this
+   * many bars after the opposite extreme of the `clusterTrendBars` window (the high an SC's fall began at).
+   */
+  clusterMinTrendBars: number;
   /** A trend reaction whose mean volume exceeds the prior leg's by this factor flips the side. */
   heavyReaction: number;
   /** Phase FSM: consecutive closes beyond the range for D→E and E→MARKUP; failure margin. */
@@ -101,6 +125,8 @@ export const DEFAULT_PARAMS: EngineParams = {
   climaxLookback: 60,
   arWindow: 10,
   arMinMove: 0.03,
+  arTrackBars: 40,
+  arZone: 0.25,
   stBand: 0.02,
   stMaxVolShare: 0.8,
   stWindow: 40,
@@ -140,6 +166,9 @@ export const DEFAULT_PARAMS: EngineParams = {
   reMaxDepth: 0.25,
   reReactionBars: 15,
   reTrendBars: 20,
+  reExtremeBars: 60,
+  reYearBars: 250,
+  reExtendedRise: 1.0,
   clusterBars: 5,
   clusterTrendBars: 120,
   clusterBaseBars: 100,
@@ -150,6 +179,7 @@ export const DEFAULT_PARAMS: EngineParams = {
   clusterVolPct: 0.9,
   clusterSr: 1.3,
   clusterAtr: 2.5,
+  clusterMinTrendBars: 20,
   heavyReaction: 1.15,
   phaseEBars: 10,
   markupBars: 20,

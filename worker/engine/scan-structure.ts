@@ -9,6 +9,7 @@ import { detectAccST, detectLPS, detectSOS, detectSpring, detectTest } from "./d
 import { detectDistST, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
 import { detectEVR } from "./detect-evr";
 import { trendRangeAt } from "./detect-trend-range";
+import { atrPctAt, confidence, fpct, fx, margin } from "./event-util";
 import { at } from "./numeric";
 import { createPivotTracker, type Pivot, type PivotTracker } from "./pivots";
 import type { PendingClimax, RawEvent, ScanContext, ScanState, Structure, StructureOutcome } from "./structure-types";
@@ -23,11 +24,15 @@ export interface ScanResult {
 const STALE_BARS = 250;
 /** Consecutive decisive closes beyond the range that end it without an SOS/SOW. */
 const EXIT_CLOSES = 3;
+/** A decisive close clears the band by max(`EXIT_PCT`·board scale, `EXIT_ATR` ATR). */
+const EXIT_PCT = 0.02;
+const EXIT_ATR = 1;
 
 function setPhase(state: ScanState, phase: PhaseName, index: number, t: number, reason: string): void {
   if (state.phase === phase) return;
   state.phase = phase;
   state.phaseSince = index;
+  state.trendExtreme = Number.NaN;
   state.phases.push({ phase, index, at: t, reason });
 }
 
@@ -125,18 +130,33 @@ function stepSupersede(ctx: ScanContext, state: ScanState, st: Structure, t: num
 
 /**
  * A range also ends when price simply leaves it in its own direction without a textbook SOS/SOW:
- * `EXIT_CLOSES` closes beyond resistance (support) by max(exit margin, 2 ATR).
+ * `EXIT_CLOSES` consecutive closes beyond resistance (support) by max(`EXIT_PCT`, `EXIT_ATR` ATR). A
+ * Spring or UTAD reclaims the band within two bars, so three closes beyond it are never one.
  */
 function stepExit(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
-  const { s, p, scale } = ctx;
+  const { s, scale } = ctx;
   if (st.breakoutIndex >= 0) return false;
   const acc = st.side === "acc";
   let n = 0;
   for (let i = t; i > t - EXIT_CLOSES && i > st.arIndex; i--) {
-    const m = Math.max(p.failMargin * scale, (2 * at(s.atr, i)) / at(s.close, i));
+    const m = Math.max(EXIT_PCT * scale, (EXIT_ATR * at(s.atr, i)) / at(s.close, i));
     if (acc ? at(s.close, i) > st.resistance * (1 + m) : at(s.close, i) < st.support * (1 - m)) n++;
   }
   if (n < EXIT_CLOSES) return false;
+  // A range in a trend (no climax) that the trend simply resumes is recorded by its outcome only.
+  if (st.origin === "climax")
+    push(
+      state,
+      exitEvent(
+        ctx,
+        st,
+        t,
+        acc,
+        acc
+          ? "demand carried price out of the accumulation range"
+          : "supply carried price out of the distribution range",
+      ),
+    );
   setPhase(
     state,
     acc ? "MARKUP" : "MARKDOWN",
@@ -146,6 +166,41 @@ function stepExit(ctx: ScanContext, state: ScanState, st: Structure, t: number):
   );
   closeStructure(state, t, acc ? "markup" : "markdown");
   return true;
+}
+
+/**
+ * The sign of strength (weakness) of a range that price left at t without a textbook SOS/SOW bar:
+ * dated at the first close beyond the band in the run of closes that ended it (the break), confirmed
+ * now by the follow-through. `up`: the range was left upward (SOS), else downward (SOW).
+ */
+function exitEvent(ctx: ScanContext, st: Structure, t: number, up: boolean, why: string): RawEvent {
+  const { s } = ctx;
+  const beyond = (i: number) => (up ? at(s.close, i) > st.resistance : at(s.close, i) < st.support);
+  let j = t;
+  while (j - 1 > st.arIndex && beyond(j - 1)) j--;
+  // A limit-locked bar carries no information about effort: the break is dated on the next free bar.
+  while (j < t && at(s.frozen, j) === 1) j++;
+  const band = up ? st.resistance : st.support;
+  const c = at(s.close, j);
+  const vr = at(s.vr, j);
+  const follow = up ? at(s.close, t) / band - 1 : 1 - at(s.close, t) / band;
+  return {
+    type: up ? "SOS" : "SOW",
+    index: j,
+    confirmedAt: t,
+    price: c,
+    vr,
+    variant: "exit",
+    confidence: confidence(0.4, [
+      [0.2, margin(vr, 1, ctx.p.breakVr + 0.5)],
+      [0.2, margin(follow, 0.02 * ctx.scale, 0.08 * ctx.scale)],
+    ]),
+    reasons: [
+      `first close ${fpct(Math.abs(c / band - 1))} ${up ? "above resistance" : "below support"} on ${fx(vr)} volume`,
+      `followed through: ${t - j + 1} closes beyond the band, the last ${fpct(follow)} beyond it`,
+      why,
+    ],
+  };
 }
 
 /** Opens a re-accumulation / re-distribution structure when one becomes knowable at t. */
@@ -182,13 +237,24 @@ function openTrendRange(ctx: ScanContext, state: ScanState, t: number): void {
   );
 }
 
-/** Widens the range when a newly confirmed pivot clears it by > 0.5 ATR in phases A/B. */
+/**
+ * Most a range widens beyond its phase A bands, as a share of their height, per side. A pivot
+ * further out is price leaving the range (an exit or a failure), not a wider range: without the cap
+ * a range in a trend follows price for a year and never ends.
+ */
+const WIDEN_MAX = 0.5;
+
+/** Widens the range when a newly confirmed pivot clears it by > 0.5 ATR in phases A/B, within `WIDEN_MAX`. */
 function widen(ctx: ScanContext, st: Structure, pivot: Pivot | undefined, t: number): void {
   if (!pivot || pivot.confirmedAt !== t || pivot.index <= st.arIndex || pivot.index === st.lastUtIndex) return;
   if (st.trapIndex >= 0 || st.breakoutIndex >= 0 || st.pendingTrap || st.pendingUt) return;
   const atr = at(ctx.s.atr, pivot.index);
-  if (pivot.kind === "high" && pivot.price > st.resistance + 0.5 * atr) st.resistance = pivot.price;
-  if (pivot.kind === "low" && pivot.price < st.support - 0.5 * atr) st.support = pivot.price;
+  st.bands0 ??= { support: st.support, resistance: st.resistance };
+  const { support: s0, resistance: r0 } = st.bands0;
+  const cap = WIDEN_MAX * (r0 - s0);
+  if (pivot.kind === "high" && pivot.price > st.resistance + 0.5 * atr && pivot.price <= r0 + cap)
+    st.resistance = pivot.price;
+  if (pivot.kind === "low" && pivot.price < st.support - 0.5 * atr && pivot.price >= s0 - cap) st.support = pivot.price;
 }
 
 /** Failure transitions; returns true when the structure was closed. */
@@ -319,10 +385,52 @@ function stepDistribution(ctx: ScanContext, state: ScanState, st: Structure, t: 
   }
 }
 
+/**
+ * Outside a structure, a markup (markdown) phase lasts while its trend does: the first close on the
+ * wrong side of the MA50 ends it (phase NONE), so a top reached by a markup is not read as one
+ * days into the fall.
+ */
+function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
+  const { s, p, scale } = ctx;
+  const up = state.phase === "MARKUP";
+  if (!up && state.phase !== "MARKDOWN") return;
+  const c = at(s.close, t);
+  const ma = at(s.sma50, t);
+  if (Number.isFinite(ma) && (up ? c < ma : c > ma)) {
+    setPhase(
+      state,
+      "NONE",
+      t,
+      t,
+      up ? "the markup ended: a close under the MA50" : "the markdown ended: a close over the MA50",
+    );
+    return;
+  }
+  // A reaction as deep as a trend range's (re-accumulation depth) also ends it: the trend paused or turned.
+  let ext = state.trendExtreme;
+  if (Number.isNaN(ext)) {
+    ext = c;
+    for (let i = Math.max(0, state.phaseSince); i < t; i++)
+      ext = up ? Math.max(ext, at(s.close, i)) : Math.min(ext, at(s.close, i));
+  }
+  ext = up ? Math.max(ext, c) : Math.min(ext, c);
+  state.trendExtreme = ext;
+  const depth = up ? 1 - c / ext : c / ext - 1;
+  if (depth >= Math.max(p.reMinDepth * scale, 2.5 * atrPctAt(s, t)))
+    setPhase(
+      state,
+      "NONE",
+      t,
+      t,
+      `the ${up ? "markup" : "markdown"} ended: a ${fpct(depth)} ${up ? "reaction" : "rally"} from its extreme close`,
+    );
+}
+
 /** One bar of the scan. */
 function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: number): void {
   const st = state.structure;
   if (!st) {
+    stepTrendEnd(ctx, state, t);
     stepSearch(ctx, state, t);
     return;
   }
@@ -370,6 +478,7 @@ export function scanStructure(ctx: ScanContext): ScanResult {
     lastStructure: null,
     closedAt: -1,
     closed: [],
+    trendExtreme: Number.NaN,
   };
   const tracker = createPivotTracker(ctx.s, ctx.p.pivotK, ctx.p.pivotAtr);
   for (let t = 0; t < ctx.s.n; t++) {

@@ -69,6 +69,8 @@ export interface Structure {
   beyondCount: number;
   eIndex: number;
   failCount: number;
+  /** The bands when widening began: widening is capped at `WIDEN_MAX` of their height per side. */
+  bands0?: { support: number; resistance: number };
   /** How the structure ended (set when it closes): see `StructureOutcome`. */
   outcome?: StructureOutcome;
   /** Bar at which it closed. */
@@ -110,6 +112,8 @@ export interface ScanState {
   closedAt: number;
   /** Structures that have closed, oldest first, with their outcomes. */
   closed: Structure[];
+  /** Extreme close since a markup (markdown) phase began outside a structure; NaN when not tracked. */
+  trendExtreme: number;
 }
 
 /** Read-only inputs of every detector. */

@@ -9,7 +9,6 @@ import { createMiddleware } from "hono/factory";
 import { LOCAL_OWNER } from "../contracts/identity";
 import { AppError } from "../lib/app-error";
 import { isLoopback } from "../lib/net";
-import { createDb } from "../storage/db";
 import { D1ApiTokens } from "../storage/api-token-repo";
 import { accessJwtOf, createAccessVerifier, type AccessVerifier } from "./access-jwt";
 import type { AppEnv } from "./app-env";
@@ -51,7 +50,7 @@ function unauthorized(c: Context, message: string, scheme: string): AppError {
 async function byToken(c: Context<AppEnv>): Promise<{ userId: string; tokenId: string }> {
   const token = bearerOf(c.req.header("authorization"));
   if (!token) throw unauthorized(c, "sign in: send Authorization: Bearer <API token>", "Bearer");
-  const tokens = new D1ApiTokens(createDb(c.env.DB));
+  const tokens = c.var.deps.tokens;
   // Always hash and look up, so unknown, revoked and malformed tokens take one path.
   const row = await tokens.findByHash(await sha256Hex(token));
   if (!row) throw unauthorized(c, "invalid or revoked API token", 'Bearer error="invalid_token"');

@@ -1,5 +1,5 @@
 /**
- * Redaction for traces (seed 000 §9), by value: anything that looks like a credential — API keys
+ * Redaction for traces, by value: anything that looks like a credential — API keys
  * (`sk-…`, `wk_…`, `ghp_…`, AWS/Google keys, JWTs, PEM private keys), bearer/basic credentials,
  * `api_key=…` / `password: …` assignments in free text and URL query strings, passwords in URLs — is
  * replaced wherever it appears in a string, at any depth. A structured pair whose key *is* a credential

@@ -1,12 +1,12 @@
 /**
- * Retention of long-term memory (seed 000 §5, PARITY.md §2.3): how many memories of each type a
+ * Retention of long-term memory (PARITY.md §2.3): how many memories of each type a
  * person keeps, and how long an unused one lives. Pruning trims over-cap types (never-hit first,
  * then the oldest) and drops entries neither updated nor recalled for 90 days, except preference
  * and persona, which are kept for the long term.
  */
 import type { MemoryType } from "../contracts/memory";
 
-/** Most memories kept per person and type (lesson, not in the seed's table, is capped like decision). */
+/** Most memories kept per person and type (lesson is capped like decision). */
 export const MEMORY_CAPS: Readonly<Record<MemoryType, number>> = {
   preference: 50,
   persona: 5,

@@ -1,5 +1,5 @@
 /**
- * Memory extraction without a model call (seed 001 `extract_and_save`): keyword rules in Chinese and
+ * Memory extraction without a model call: keyword rules in Chinese and
  * English pick preference and decision sentences from the user's words and lesson sentences from
  * the assistant's, at most 3 sentences per memory, refused by the never-store rules, exact
  * duplicates dropped.
@@ -25,7 +25,7 @@ export interface TurnMessageText {
   text: string;
 }
 
-/** Sentences kept per memory (seed 001). */
+/** Sentences kept per memory. */
 export const MAX_SENTENCES = 3;
 
 interface Rule {

@@ -1,5 +1,5 @@
 /**
- * Keywords of a memory by stop-word-filtered frequency (seed 001 `extract_keywords`): CJK bigrams,
+ * Keywords of a memory by stop-word-filtered frequency: CJK bigrams,
  * Latin words and stock codes, most frequent first (ties: first seen). They are stored padded with
  * spaces (` 回踩 突破 `) so a 2-character keyword becomes a ≥3-character trigram phrase.
  */

@@ -1,6 +1,6 @@
 /**
  * The recalled memories as the model reads them inside `<relevant-memories>`: one line each, typed,
- * with the session it came from (provenance, seed 000 `source_ref`), persona and preferences first.
+ * with the session it came from (provenance: its `source_ref`), persona and preferences first.
  */
 import type { MemoryType } from "../contracts/memory";
 

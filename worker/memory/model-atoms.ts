@@ -8,9 +8,9 @@ import { refusalOf } from "./never-store";
 
 /** Longest atom the model may propose (characters). */
 export const MAX_ATOM_CHARS = 300;
-/** L1 atoms needed before the L2/L3 layers are refreshed (seed: ≥3). */
+/** L1 atoms needed before the L2/L3 layers are refreshed (at least 3). */
 export const LAYER_REFRESH_MIN_ATOMS = 3;
-/** Most scenario and persona lines one refresh adds (seed: 3 each). */
+/** Most scenario and persona lines one refresh adds (3 of each). */
 export const MAX_LAYER_LINES = 3;
 
 const PREFIX: Readonly<Record<string, MemoryType>> = {

@@ -1,5 +1,5 @@
 /**
- * What long-term memory never keeps (seed 000 §5): trades of a specific stock, temporary position
+ * What long-term memory never keeps: trades of a specific stock, temporary position
  * facts, the day's market state, and tool-call details — plus anything that looks like a secret.
  * Applied to every sentence the rules pick and every line a model proposes.
  */

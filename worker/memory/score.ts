@@ -1,5 +1,5 @@
 /**
- * Recall ranking (seed 000 §5, PARITY.md §2.3): FTS bm25 (weight 1.0), exact stock-code match
+ * Recall ranking (PARITY.md §2.3): FTS bm25 (weight 1.0), exact stock-code match
  * (0.85) and keyword overlap (0.6) blended, times a type weight and the memory's relevance, decayed
  * with a 30-day half-life (preference and persona exempt). The last persona and up to 5 preferences
  * are pinned first; the rest follow by score, cut to a token budget and a count.
@@ -23,11 +23,11 @@ export interface RecallCandidate {
 
 /** Half-life of a memory's weight, in days. */
 export const HALF_LIFE_DAYS = 30;
-/** Token budget of the injected block (seed 001 `DEFAULT_MAX_TOKENS`). */
+/** Token budget of the injected memory block. */
 export const RECALL_TOKEN_BUDGET = 600;
-/** Most memories injected (seed 001 `top_k`). */
+/** Most memories injected into one turn. */
 export const RECALL_TOP_K = 10;
-/** Pinned preferences (seed 000: last persona + 5 preferences). */
+/** Preferences pinned first, after the last persona. */
 export const PINNED_PREFERENCES = 5;
 
 const WEIGHTS = { fts: 1.0, code: 0.85, keyword: 0.6 } as const;

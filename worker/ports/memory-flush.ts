@@ -1,4 +1,4 @@
-/** Port: saving stable preferences from messages about to be summarised away (seed 000 §4). */
+/** Port: saving stable preferences from messages about to be summarised away. */
 
 /** A message reduced to who said it and its text (tool results as their JSON text). */
 export interface FlushMessage {

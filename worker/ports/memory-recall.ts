@@ -1,4 +1,4 @@
-/** Port: long-term memories relevant to a question, recalled before a turn (seed 000 §5). */
+/** Port: long-term memories relevant to a question, recalled before a turn. */
 
 /** What recall returns: the block to inject and the memories it used. */
 export interface RecalledMemories {

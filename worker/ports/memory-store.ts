@@ -1,5 +1,5 @@
 /**
- * Port: long-term memories of each person (seed 000 §5), stored with their source. Every call is
+ * Port: long-term memories of each person, stored with their source. Every call is
  * scoped to one owner; an id of another owner is treated as absent. Failures throw (never
  * swallowed): callers decide whether a turn goes on without memories.
  */

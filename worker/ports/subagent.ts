@@ -1,4 +1,4 @@
-/** Port: running a focused sub-agent inside the current turn (seed 000 §8); provided by the runtime. */
+/** Port: running a focused sub-agent inside the current turn; provided by the runtime. */
 
 /** What a sub-agent returns to the main loop. */
 export interface SubagentOutcome {

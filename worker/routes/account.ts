@@ -10,8 +10,6 @@ import { CreateOwnTokenBody, type ApiTokenList, type CreatedApiToken, type Me } 
 import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
 import { AppError } from "../lib/app-error";
-import { createDb } from "../storage/db";
-import { D1ApiTokens } from "../storage/api-token-repo";
 import { issueToken } from "./admin";
 
 /** Account routes, mounted at /api after the identity middleware. */
@@ -20,18 +18,22 @@ export const accountRoutes = new Hono<AppEnv>()
     c.json({ user: c.var.userId, authMode: c.var.config.authMode, tokenId: c.var.tokenId } satisfies Me),
   )
   .get("/tokens", async (c) => {
-    const tokens = await new D1ApiTokens(createDb(c.env.DB)).list(c.var.userId);
+    const tokens = await c.var.deps.tokens.list(c.var.userId);
     return c.json({ tokens } satisfies ApiTokenList);
   })
   .post("/tokens", async (c) => {
     const body = await readJson(c, CreateOwnTokenBody);
-    const created = await issueToken(c.env.DB, { user: c.var.userId, label: body.label ?? "", createdBy: "user" });
+    const created = await issueToken(c.var.deps.tokens, {
+      user: c.var.userId,
+      label: body.label ?? "",
+      createdBy: "user",
+    });
     c.var.log.info("token_created", { tokenId: created.id, by: "user" });
     return c.json(created satisfies CreatedApiToken, 201);
   })
   .delete("/tokens/:id", async (c) => {
     const id = pathParam(c, "id", KeyParam, (raw) => new AppError("not_found", 404, `token ${raw} not found`));
-    if (!(await new D1ApiTokens(createDb(c.env.DB)).revoke(id, c.var.userId))) {
+    if (!(await c.var.deps.tokens.revoke(id, c.var.userId))) {
       throw new AppError("not_found", 404, `token ${id} not found`);
     }
     c.var.log.info("token_revoked", { tokenId: id, by: "user" });

@@ -12,8 +12,7 @@ import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
 import { API_TOKEN_PREFIX, bearerOf, newId, newSecret, sameSecret, sha256Hex } from "../http/secrets";
 import { AppError } from "../lib/app-error";
-import { createDb } from "../storage/db";
-import { D1ApiTokens } from "../storage/api-token-repo";
+import type { D1ApiTokens } from "../storage/api-token-repo";
 
 const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.var.config.adminToken;
@@ -28,12 +27,12 @@ const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
 
 /** Issues a token for `user` (admin or self-service) and returns it once. */
 export async function issueToken(
-  db: D1Database,
+  tokens: Pick<D1ApiTokens, "insert">,
   entry: { user: string; label: string; createdBy: "admin" | "user" },
 ): Promise<CreatedApiToken> {
   const token = newSecret(API_TOKEN_PREFIX);
   const id = newId("tk_");
-  await new D1ApiTokens(createDb(db)).insert({
+  await tokens.insert({
     id,
     userId: entry.user,
     label: entry.label,
@@ -49,18 +48,22 @@ export const adminRoutes = new Hono<AppEnv>()
   .use(requireAdmin)
   .get("/tokens", async (c) => {
     const user = c.req.query("user");
-    const tokens = await new D1ApiTokens(createDb(c.env.DB)).list(user || undefined);
+    const tokens = await c.var.deps.tokens.list(user || undefined);
     return c.json({ tokens } satisfies ApiTokenList);
   })
   .post("/tokens", async (c) => {
     const body = await readJson(c, CreateAdminTokenBody);
-    const created = await issueToken(c.env.DB, { user: body.user, label: body.label ?? "", createdBy: "admin" });
+    const created = await issueToken(c.var.deps.tokens, {
+      user: body.user,
+      label: body.label ?? "",
+      createdBy: "admin",
+    });
     c.var.log.info("token_created", { tokenId: created.id, by: "admin" });
     return c.json(created satisfies CreatedApiToken, 201);
   })
   .delete("/tokens/:id", async (c) => {
     const id = pathParam(c, "id", KeyParam, (raw) => new AppError("not_found", 404, `token ${raw} not found`));
-    if (!(await new D1ApiTokens(createDb(c.env.DB)).revoke(id))) {
+    if (!(await c.var.deps.tokens.revoke(id))) {
       throw new AppError("not_found", 404, `token ${id} not found`);
     }
     c.var.log.info("token_revoked", { tokenId: id, by: "admin" });

@@ -9,8 +9,6 @@ import type { AppEnv } from "../http/app-env";
 import { signerFor } from "../http/audit-signer";
 import { AppError } from "../lib/app-error";
 import type { SessionAgent } from "../session/session-agent";
-import { createDb } from "../storage/db";
-import { D1AuditTombstones } from "../storage/audit-tombstone-repo";
 import { ownedSession } from "./sessions";
 
 /** Entries read from the session per RPC while streaming an export. */
@@ -53,7 +51,7 @@ export const auditPublicRoutes = new Hono<AppEnv>().get("/public-key", async (c)
 
 /** The caller's tombstones, mounted at /api/audit after identity. */
 export const auditOwnerRoutes = new Hono<AppEnv>().get("/tombstones", async (c) => {
-  const rows = await new D1AuditTombstones(createDb(c.env.DB)).list(c.var.userId);
+  const rows = await c.var.deps.tombstones.list(c.var.userId);
   return c.json({
     tombstones: rows.map((t) => ({
       sessionId: t.sessionId,

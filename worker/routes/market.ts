@@ -11,7 +11,6 @@ import { z } from "zod";
 import type { MarketBarsResponse, MarketSearchResponse } from "../contracts/market";
 import type { AppEnv } from "../http/app-env";
 import { AppError, toAppError } from "../lib/app-error";
-import { createMarketData } from "../market/create-market-data";
 import { analyzeSymbol, ANALYSIS_BARS } from "../tools/handlers/symbol-analysis";
 
 /** Most bars a chart request may ask for. */
@@ -50,7 +49,7 @@ function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, string
 export const marketRoutes = new Hono<AppEnv>()
   .get("/search", async (c) => {
     const q = parseQuery(SearchQuery, c.req.query());
-    const market = createMarketData({ db: c.env.DB, config: c.var.config, fetch: (...a) => fetch(...a) });
+    const market = c.var.deps.market;
     const res = await market.search(q.q, q.limit);
     if (!res.ok) throw toAppError(res.error);
     return c.json(res.value satisfies MarketSearchResponse);
@@ -66,7 +65,7 @@ export async function chartBars(c: Context<AppEnv>, symbolParam: string): Promis
     });
   const symbol = checked.data;
   const q = parseQuery(BarsQuery, c.req.query());
-  const market = createMarketData({ db: c.env.DB, config: c.var.config, fetch: (...a) => fetch(...a) });
+  const market = c.var.deps.market;
   // The analysis reads ANALYSIS_BARS of history (and the benchmark) whatever the chart shows.
   const want = Math.max(q.days, ANALYSIS_BARS);
   const res = await market.dailyBars(symbol, q.kind ? { days: want, kind: q.kind } : { days: want });

@@ -18,9 +18,6 @@ import { sentencesOf } from "../memory/extract-rules";
 import { stockCodes } from "../memory/stock-codes";
 import type { StoredMemory } from "../ports/memory-store";
 import type { SessionAgent } from "../session/session-agent";
-import { memoryStoreOf } from "../storage/memory-repo";
-import { createDb } from "../storage/db";
-import { D1SessionIndex } from "../storage/session-index-repo";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -46,7 +43,7 @@ function notFound(id: string): AppError {
 
 async function owned(c: Context<AppEnv>): Promise<StoredMemory> {
   const id = pathParam(c, "id", KeyParam, notFound);
-  const memory = await memoryStoreOf(c.env.DB).get(c.var.userId, id);
+  const memory = await c.var.deps.memory.get(c.var.userId, id);
   if (!memory) throw notFound(id);
   return memory;
 }
@@ -75,7 +72,7 @@ export const memoryRoutes = new Hono<AppEnv>()
     const memories =
       q && match === null
         ? []
-        : await memoryStoreOf(c.env.DB).list(c.var.userId, {
+        : await c.var.deps.memory.list(c.var.userId, {
             limit,
             ...(type ? { type } : {}),
             ...(match ? { match } : {}),
@@ -85,7 +82,7 @@ export const memoryRoutes = new Hono<AppEnv>()
   .get("/:id/trace", async (c) => {
     const memory = await owned(c);
     const sessionId = memory.source.sessionId;
-    const indexed = sessionId ? await new D1SessionIndex(createDb(c.env.DB)).get(c.var.userId, sessionId) : null;
+    const indexed = sessionId ? await c.var.deps.sessions.get(c.var.userId, sessionId) : null;
     let messages: StoredUIMessage[] = [];
     if (indexed) {
       const stub = await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, sessionId);
@@ -111,7 +108,7 @@ export const memoryRoutes = new Hono<AppEnv>()
       ...(body.relevance !== undefined ? { relevance: body.relevance } : {}),
     };
     try {
-      const updated = await memoryStoreOf(c.env.DB).update(c.var.userId, memory.id, change, Date.now());
+      const updated = await c.var.deps.memory.update(c.var.userId, memory.id, change, Date.now());
       if (!updated) throw notFound(memory.id);
       return c.json(toMemory(updated));
     } catch (error) {
@@ -122,6 +119,6 @@ export const memoryRoutes = new Hono<AppEnv>()
   })
   .delete("/:id", async (c) => {
     const memory = await owned(c);
-    await memoryStoreOf(c.env.DB).remove(c.var.userId, memory.id);
+    await c.var.deps.memory.remove(c.var.userId, memory.id);
     return c.body(null, 204);
   });

@@ -18,9 +18,8 @@ import { AppError } from "../lib/app-error";
 import { checkModelBaseUrl } from "../http/model-endpoint-policy";
 import { OFFLINE_MODEL_ID } from "../config";
 import { providerOf } from "../runtime/model";
-import { createDb } from "../storage/db";
 import { KeyBox } from "../storage/key-box";
-import { D1ModelSettings, type ModelSettingsRow } from "../storage/model-settings-repo";
+import { type ModelSettingsRow } from "../storage/model-settings-repo";
 import { KEY_UNREADABLE } from "../session/user-models";
 
 function endpointView(
@@ -96,7 +95,7 @@ async function keyFor(
 export const modelSettingsRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const box = await KeyBox.create(c.var.config.modelKeysSecret);
-    const row = await new D1ModelSettings(createDb(c.env.DB)).get(c.var.userId);
+    const row = await c.var.deps.modelSettings.get(c.var.userId);
     for (const sealed of [row?.apiKey, row?.fallbackApiKey])
       if (sealed && (await box.open(sealed, c.var.userId)) === null)
         throw new AppError("internal", 500, `server misconfigured: ${KEY_UNREADABLE}`);
@@ -107,7 +106,7 @@ export const modelSettingsRoutes = new Hono<AppEnv>()
     const config = c.var.config;
     const box = await KeyBox.create(config.modelKeysSecret);
     const owner = c.var.userId;
-    const repo = new D1ModelSettings(createDb(c.env.DB));
+    const repo = c.var.deps.modelSettings;
     const baseURL = checkedUrl(body.baseURL, config, "baseURL");
     const fallbackURL = body.fallback ? checkedUrl(body.fallback.baseURL, config, "fallback.baseURL") : null;
     const before = await repo.get(owner);
@@ -159,7 +158,7 @@ export const modelSettingsRoutes = new Hono<AppEnv>()
     return c.json(view(row, config) satisfies ModelSettingsView);
   })
   .delete("/", async (c) => {
-    const removed = await new D1ModelSettings(createDb(c.env.DB)).delete(c.var.userId);
+    const removed = await c.var.deps.modelSettings.delete(c.var.userId);
     if (removed) c.var.log.info("model_settings_deleted", {});
     return c.body(null, 204);
   });

@@ -14,17 +14,14 @@ import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
 import { AppError, toAppError } from "../lib/app-error";
 import type { ErrorData } from "../lib/result";
-import { createMarketData } from "../market/create-market-data";
-import { createDb } from "../storage/db";
-import { D1PortfolioStore } from "../storage/portfolio-repo";
 import { applyPortfolioChange, type ChangeOutcome, type PortfolioDeps } from "../tools/handlers/portfolio-changes";
 import { importPositions, positionsCsv } from "../tools/handlers/portfolio-import";
 import { valuePortfolio } from "../tools/handlers/portfolio-valuation";
 
 function depsOf(c: Context<AppEnv>): PortfolioDeps {
   return {
-    market: createMarketData({ db: c.env.DB, config: c.var.config, fetch: (...a) => fetch(...a) }),
-    portfolio: new D1PortfolioStore(createDb(c.env.DB)),
+    market: c.var.deps.market,
+    portfolio: c.var.deps.portfolio,
     clock: Date.now,
   };
 }
@@ -69,7 +66,7 @@ export const portfolioRoutes = new Hono<AppEnv>()
     return c.json(previewOf(r.value) satisfies PortfolioPreview);
   })
   .get("/export", async (c) => {
-    const portfolio = await new D1PortfolioStore(createDb(c.env.DB)).read(c.var.userId);
+    const portfolio = await c.var.deps.portfolio.read(c.var.userId);
     return c.body(positionsCsv(portfolio), 200, {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": 'attachment; filename="portfolio.csv"',

@@ -25,9 +25,7 @@ import { pathParam } from "../http/params";
 import type { AppEnv } from "../http/app-env";
 import type { RpcFailure, SessionAgent } from "../session/session-agent";
 import { readJson } from "../http/read-json";
-import { createDb } from "../storage/db";
-import { D1SessionIndex } from "../storage/session-index-repo";
-import { D1AuditTombstones } from "../storage/audit-tombstone-repo";
+import type { D1SessionIndex } from "../storage/session-index-repo";
 import { newId } from "../http/secrets";
 
 const SESSION_PREFIX = "s_";
@@ -74,7 +72,7 @@ export async function ownedSession(
   c: Context<AppEnv>,
 ): Promise<{ id: string; stub: DurableObjectStub<SessionAgent>; index: D1SessionIndex }> {
   const id = pathParam(c, "id", SessionIdParam, notFound);
-  const index = new D1SessionIndex(createDb(c.env.DB));
+  const index = c.var.deps.sessions;
   if (!(await index.get(c.var.userId, id))) throw notFound(id);
   return { id, stub: await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id), index };
 }
@@ -96,12 +94,12 @@ export const sessionRoutes = new Hono<AppEnv>()
     const init = { id, ownerId: c.var.userId, title: body.title ?? DEFAULT_TITLE, profile: body.profile ?? null, now };
     const stub = await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id);
     await stub.init(init);
-    await new D1SessionIndex(createDb(c.env.DB)).insert(init);
+    await c.var.deps.sessions.insert(init);
     c.var.log.info("session_created", { sessionId: id });
     return c.json({ id } satisfies CreatedSession, 201);
   })
   .get("/", async (c) => {
-    const sessions = await new D1SessionIndex(createDb(c.env.DB)).list(c.var.userId);
+    const sessions = await c.var.deps.sessions.list(c.var.userId);
     return c.json({ sessions } satisfies SessionList);
   })
   .get("/:id", async (c) => {
@@ -124,7 +122,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     // The chain's head outlives the session in D1, so a deletion is visible to a later audit.
     const head = await stub.auditHead();
     if (head)
-      await new D1AuditTombstones(createDb(c.env.DB)).insert({
+      await c.var.deps.tombstones.insert({
         sessionId: id,
         ownerId: c.var.userId,
         headHash: head.head,

@@ -16,9 +16,7 @@ import { AppError } from "../lib/app-error";
 import { SessionIdParam, ShareKeyParam, ShareTokenParam, SymbolParam } from "../contracts/params";
 import { pathParam } from "../http/params";
 import type { SessionAgent } from "../session/session-agent";
-import { createDb } from "../storage/db";
-import { D1SessionIndex } from "../storage/session-index-repo";
-import { D1Shares, type LiveShare } from "../storage/share-repo";
+import { type LiveShare } from "../storage/share-repo";
 import { chartBars } from "./market";
 import { resumeFrom, SSE_HEADERS, watchTurn } from "./sessions";
 import { auditExport } from "./audit";
@@ -33,11 +31,10 @@ function noShare(): AppError {
 async function liveShare(c: Context<AppEnv>): Promise<LiveShare> {
   assertLocalClient(c);
   const token = pathParam(c, "token", ShareTokenParam, noShare);
-  const db = createDb(c.env.DB);
-  const share = await new D1Shares(db).findLive(await sha256Hex(token), Date.now());
+  const share = await c.var.deps.shares.findLive(await sha256Hex(token), Date.now());
   if (!share) throw noShare();
   // A deleted session takes its links with it (its Durable Object holds nothing any more).
-  if (!(await new D1SessionIndex(db).get(share.ownerId, share.sessionId))) throw noShare();
+  if (!(await c.var.deps.sessions.get(share.ownerId, share.sessionId))) throw noShare();
   return share;
 }
 
@@ -94,12 +91,12 @@ export const shareReadRoutes = new Hono<AppEnv>()
 /** The owner's share management, mounted at /api/shares after the identity middleware. */
 export const shareOwnerRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const shares = await new D1Shares(createDb(c.env.DB)).list(c.var.userId, Date.now());
+    const shares = await c.var.deps.shares.list(c.var.userId, Date.now());
     return c.json({ shares } satisfies ShareList);
   })
   .delete("/:key", async (c) => {
     const key = pathParam(c, "key", ShareKeyParam, noShare);
-    const repo = new D1Shares(createDb(c.env.DB));
+    const repo = c.var.deps.shares;
     const revoked = key.startsWith("sh_")
       ? await repo.revoke(c.var.userId, { id: key })
       : await repo.revoke(c.var.userId, { tokenHash: await sha256Hex(key) });
@@ -112,7 +109,7 @@ export const shareOwnerRoutes = new Hono<AppEnv>()
 export const sessionShareRoutes = new Hono<AppEnv>().post("/:id/share", async (c) => {
   const id = pathParam(c, "id", SessionIdParam, (raw) => new AppError("not_found", 404, `session ${raw} not found`));
   const missing = new AppError("not_found", 404, `session ${id} not found`);
-  if (!(await new D1SessionIndex(createDb(c.env.DB)).get(c.var.userId, id))) throw missing;
+  if (!(await c.var.deps.sessions.get(c.var.userId, id))) throw missing;
   const body = await readJson(c, CreateShareBody);
   const now = Date.now();
   const token = newSecret(SHARE_TOKEN_PREFIX);
@@ -123,7 +120,7 @@ export const sessionShareRoutes = new Hono<AppEnv>().post("/:id/share", async (c
     expiresAt: body.expiresInHours ? now + body.expiresInHours * HOUR_MS : null,
     exposeAudit: body.audit === true,
   };
-  await new D1Shares(createDb(c.env.DB)).insert({ ...share, tokenHash: await sha256Hex(token), now });
+  await c.var.deps.shares.insert({ ...share, tokenHash: await sha256Hex(token), now });
   c.var.log.info("share_created", { sessionId: id, shareId: share.id });
   const url = `${new URL(c.req.url).origin}/s/${token}`;
   return c.json(

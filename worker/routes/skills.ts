@@ -7,13 +7,7 @@ import { pathParam } from "../http/params";
 import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
 import { parseSkill } from "../runtime/skills/skill";
-import { createDb } from "../storage/db";
-import { D1HintRepo } from "../storage/hint-repo";
-import { D1SkillRepo } from "../storage/skill-repo";
 import { newId } from "../http/secrets";
-
-const skillsOf = (env: Env) => new D1SkillRepo(createDb(env.DB));
-const hintsOf = (env: Env) => new D1HintRepo(createDb(env.DB));
 
 async function putSkill(c: Context<AppEnv>, expectedName?: string): Promise<Response> {
   const body = await readJson(c, PutSkillBody);
@@ -25,7 +19,7 @@ async function putSkill(c: Context<AppEnv>, expectedName?: string): Promise<Resp
       400,
       `front matter name "${parsed.value.name}" does not match the URL (${expectedName})`,
     );
-  const outcome = await skillsOf(c.env).put(c.var.userId, parsed.value, Date.now());
+  const outcome = await c.var.deps.skills.put(c.var.userId, parsed.value, Date.now());
   if (outcome === "builtin")
     throw new AppError("conflict", 409, `"${parsed.value.name}" is a built-in skill; choose another name`);
   return c.json({ ...parsed.value, builtin: false }, outcome === "created" ? 201 : 200);
@@ -33,7 +27,7 @@ async function putSkill(c: Context<AppEnv>, expectedName?: string): Promise<Resp
 
 /** Skill routes, mounted at /api/skills. */
 export const skillRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => c.json({ skills: await skillsOf(c.env).list(c.var.userId) } satisfies SkillList))
+  .get("/", async (c) => c.json({ skills: await c.var.deps.skills.list(c.var.userId) } satisfies SkillList))
   .post("/", (c) => putSkill(c))
   .put("/:name", (c) => putSkill(c, pathParam(c, "name", SkillNameParam)))
   .delete("/:name", async (c) => {
@@ -43,7 +37,7 @@ export const skillRoutes = new Hono<AppEnv>()
       SkillNameParam,
       (raw) => new AppError("not_found", 404, `no skill of yours named ${raw}`),
     );
-    if (!(await skillsOf(c.env).remove(c.var.userId, name)))
+    if (!(await c.var.deps.skills.remove(c.var.userId, name)))
       throw new AppError("not_found", 404, `no skill of yours named ${name}`);
     return c.body(null, 204);
   });
@@ -52,20 +46,20 @@ const noHint = () => new AppError("not_found", 404, "no hint of yours with that 
 
 /** Hint routes, mounted at /api/hints. */
 export const hintRoutes = new Hono<AppEnv>()
-  .get("/", async (c) => c.json({ hints: await hintsOf(c.env).list(c.var.userId) } satisfies HintList))
+  .get("/", async (c) => c.json({ hints: await c.var.deps.hints.list(c.var.userId) } satisfies HintList))
   .post("/", async (c) => {
     const body = await readJson(c, CreateHintBody);
     const id = newId("h_");
-    return c.json(await hintsOf(c.env).create(c.var.userId, id, body.keywords, body.text, Date.now()), 201);
+    return c.json(await c.var.deps.hints.create(c.var.userId, id, body.keywords, body.text, Date.now()), 201);
   })
   .patch("/:id", async (c) => {
     const body = await readJson(c, PatchHintBody);
-    const hint = await hintsOf(c.env).update(c.var.userId, pathParam(c, "id", KeyParam, noHint), body);
+    const hint = await c.var.deps.hints.update(c.var.userId, pathParam(c, "id", KeyParam, noHint), body);
     if (!hint) throw new AppError("not_found", 404, "no hint of yours with that id (shipped hints are read-only)");
     return c.json(hint);
   })
   .delete("/:id", async (c) => {
-    if (!(await hintsOf(c.env).remove(c.var.userId, pathParam(c, "id", KeyParam, noHint))))
+    if (!(await c.var.deps.hints.remove(c.var.userId, pathParam(c, "id", KeyParam, noHint))))
       throw new AppError("not_found", 404, "no hint of yours with that id (shipped hints are read-only)");
     return c.body(null, 204);
   });

@@ -8,8 +8,7 @@ import { z } from "zod";
 import type { TaskView } from "../contracts/task";
 import type { AppEnv } from "../http/app-env";
 import { AppError } from "../lib/app-error";
-import { createDb } from "../storage/db";
-import { D1TaskRepo } from "../storage/task-repo";
+import type { D1TaskRepo } from "../storage/task-repo";
 import { coordinatorsOf } from "../coordinator/background-wiring";
 
 const TaskId = z.string().regex(/^task_[0-9a-z]{26}$/);
@@ -22,7 +21,7 @@ function notFound(id: string): AppError {
 async function ownedTask(c: Context<AppEnv>): Promise<{ repo: D1TaskRepo; task: TaskView; resultRef: string | null }> {
   const id = c.req.param("id") ?? "";
   if (!TaskId.safeParse(id).success) throw notFound(id);
-  const repo = new D1TaskRepo(createDb(c.env.DB));
+  const repo = c.var.deps.tasks;
   const rec = await repo.record(id);
   if (!rec || rec.ownerId !== c.var.userId) throw notFound(id);
   return { repo, task: rec.view, resultRef: rec.resultRef };
@@ -33,7 +32,7 @@ export const taskRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const q = ListQuery.safeParse(c.req.query());
     if (!q.success) throw new AppError("invalid_input", 400, "session: a session id is required (?session=…)");
-    const tasks = await new D1TaskRepo(createDb(c.env.DB)).listForSession(c.var.userId, q.data.session);
+    const tasks = await c.var.deps.tasks.listForSession(c.var.userId, q.data.session);
     return c.json({ tasks: tasks.map(({ result: _result, ...rest }) => rest) });
   })
   .get("/:id", async (c) => {

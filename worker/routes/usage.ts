@@ -6,8 +6,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../lib/app-error";
 import type { AppEnv } from "../http/app-env";
-import { createDb } from "../storage/db";
-import { D1UsageRepo } from "../storage/usage-repo";
 import type { UsageFigures } from "../contracts/api";
 
 const Query = z.object({ days: z.coerce.number().int().min(1).max(366).default(30) });
@@ -19,7 +17,7 @@ export const usageRoutes = new Hono<AppEnv>().get("/", async (c) => {
     throw new AppError("invalid_input", 400, `days: ${query.error.issues[0]?.message ?? "invalid"} (1–366)`);
   const days = query.data.days;
   const from = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-  const rows = await new D1UsageRepo(createDb(c.env.DB)).since(c.var.userId, from);
+  const rows = await c.var.deps.usage.since(c.var.userId, from);
   const sum = (list: typeof rows, turnsOnly: boolean): UsageFigures =>
     list.reduce(
       (t, r) => ({

@@ -11,7 +11,6 @@ import { ScreenBoard, ScreenMarket } from "../contracts/screening";
 import type { AppEnv } from "../http/app-env";
 import { LOCAL_OWNER } from "../http/identity";
 import { AppError, toAppError } from "../lib/app-error";
-import { createDb } from "../storage/db";
 import { sessions } from "../storage/schema";
 import { eq } from "drizzle-orm";
 import { backgroundDeps } from "../coordinator/background-wiring";
@@ -85,7 +84,7 @@ export const webhookRoutes = new Hono<AppEnv>().post("/screenings", async (c) =>
   const { session, ...input } = parsed.data;
   let ownerId = LOCAL_OWNER;
   if (session) {
-    const row = await createDb(c.env.DB).query.sessions.findFirst({ where: eq(sessions.id, session) });
+    const row = await c.var.deps.db.query.sessions.findFirst({ where: eq(sessions.id, session) });
     if (!row) throw new AppError("not_found", 404, `session ${session} not found`);
     ownerId = row.ownerId;
   }

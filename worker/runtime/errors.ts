@@ -1,5 +1,5 @@
 /**
- * Model-call failures, classified (seed 001 `classify_http_error`): what went wrong, whether a retry
+ * Model-call failures, classified: what went wrong, whether a retry
  * or the fallback model may help, and a short diagnosis a person can act on, in their language.
  */
 import { APICallError, JSONParseError, TypeValidationError } from "ai";

@@ -1,5 +1,5 @@
 /**
- * One model call with the seeds' failure policy (seed 000 §13): a retriable failure before any output
+ * One model call with its failure policy: a retriable failure before any output
  * switches to the fallback model for the rest of the turn, or — without one — retries the same model
  * with backoff (honouring retry-after); configuration errors and failures after output are thrown.
  */

@@ -1,5 +1,5 @@
 /**
- * Pipeline mode (seed 001 §3.3): fixed steps, each a nested loop that sees only the shared system
+ * Pipeline mode: fixed steps, each a nested loop that sees only the shared system
  * prompt, its own instruction and tools, the user's message and the earlier steps' outputs. A failing
  * step stops the pipeline, keeps what was done and reports `x/y`; no automatic retry (side-effecting
  * tools are not re-entrant). Headers, step text and notices are streamed as the answer itself, so the

@@ -1,5 +1,5 @@
 /**
- * The agent loop (seed 000 §1): model → tools → observations → model, one `streamText` per round,
+ * The agent loop: model → tools → observations → model, one `streamText` per round,
  * until the model answers without tools or MAX_TOOL_ROUNDS is reached. Provider failures before any
  * output switch to the fallback model or retry with backoff; cancel and the turn timeout stop it at
  * once. Pure application code over ports: it runs in plain Node with fakes.
@@ -62,7 +62,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     messages: [...req.history],
   };
   const keysOf = outputKeysOf(deps.tools);
-  // Sub-agents (seed 000 §8) run inside this turn; their rounds count against its budget.
+  // Sub-agents run inside this turn; their rounds count against its budget.
   const toolDeps: ToolDeps = deps.nested
     ? { ...deps.toolDeps, subagents: undefined }
     : {
@@ -151,7 +151,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
       ...(lastView ? { view: lastView } : {}),
     };
   };
-  // Guards (seed 000 §6): the calls seen this turn (doom-loop window) and the tool the question requires.
+  // Guards: the calls seen this turn (doom-loop window) and the tool the question requires.
   const seen: SeenCall[] = [];
   const called = new Set<string>();
   const userText = lastUserText(req.history);
@@ -186,7 +186,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps): Promise<TurnRes
     append(toolResultMessage(all));
   };
 
-  // Recall (seed 000 §5): memories go around this turn's question in the view, never into storage.
+  // Recall: memories go around this turn's question in the view, never into storage.
   const turnQuestion = [...req.history].reverse().find((m) => m.role === "user");
   let memoryBlock: string | undefined;
   if (deps.memory && !req.resume && turnQuestion) {

@@ -1,6 +1,6 @@
 /**
- * Sub-agents (seed 000 §8): research, analysis and trading, each a nested loop with its own prompt and
- * the seed's tool subset; anything else is refused and reported. Their tool calls stream to the client
+ * Sub-agents: research, analysis and trading, each a nested loop with its own prompt and
+ * its tool subset (`SUBAGENT_TOOLS`); anything else is refused and reported. Their tool calls stream to the client
  * as ordinary tool parts marked `toolMetadata.subagent`; their text as a `data-subagent` part updated in
  * place; their final answer returns to the main loop as the delegate tool's result.
  */

@@ -11,9 +11,9 @@ import type { BoundTool } from "../tools/bind";
 import type { ToolContext, ToolDeps } from "../tools/deps";
 import type { SpillStore } from "../ports/spill-store";
 import { spillIfLarge, spillKey } from "./context/spill";
-import { formatIssues } from "../contracts/errors";
+import { crashMessage, invokeTool } from "../tools/invoke-tool";
 
-/** Most calls run at once in one parallel batch (seed 000). */
+/** Most concurrency-safe calls run at once in one parallel batch. */
 export const MAX_PARALLEL_TOOLS = 5;
 
 /** A call the model made. `inputError` is set when its arguments were not valid JSON. */
@@ -156,26 +156,29 @@ async function runCall(call: PendingCall, env: ExecutorEnv, signal: AbortSignal)
     }
   }
 
-  const parsed = bound.spec.input.safeParse(input);
-  if (!parsed.success)
-    return fail("invalid_input", `invalid arguments for ${toolName}: ${formatIssues(parsed.error.issues)}`);
   const started = Date.now();
+  const run = await invokeTool(bound, input, env.deps, { ...env.context, toolCallId, signal });
+  if (run.kind === "invalid_input") return fail("invalid_input", run.message);
+  ms = Date.now() - started;
+  if (run.kind === "crashed") {
+    if (signal.aborted) throw run.error;
+    env.log.error("tool_crashed", { tool: toolName, error: run.error });
+    return fail("internal", crashMessage(toolName, run.error));
+  }
+  env.log.info("tool_end", { tool: toolName, ok: run.kind === "ok", ms });
+  if (run.kind === "failed") return fail(run.error.code, localizedMessage(run.error, env.lang));
   try {
-    const result = await bound.handler(parsed.data, env.deps, { ...env.context, toolCallId, signal });
-    ms = Date.now() - started;
-    env.log.info("tool_end", { tool: toolName, ok: result.ok, ms });
-    if (!result.ok) return fail(result.error.code, localizedMessage(result.error, env.lang));
+    // A result JSON cannot encode (or a failing spill store) is the tool's failure, not the turn's.
     const output = await spillIfLarge(
-      result.value,
+      run.value,
       spillKey(env.context.sessionId, env.spill.turnId, toolCallId),
       env.spill.store,
     );
     return { toolCallId, toolName, kind: "ok", output, ms };
   } catch (error) {
     if (signal.aborted) throw error;
-    ms = Date.now() - started;
     env.log.error("tool_crashed", { tool: toolName, error });
-    return fail("internal", `${toolName} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return fail("internal", crashMessage(toolName, error));
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The per-turn trace (seed 000 §9 "scratchpad"): what the model thought, which tools ran with which
+ * The per-turn trace: what the model thought, which tools ran with which
  * arguments, results, durations and statuses, compactions, the final answer with tokens and time,
  * and errors. The session writes it as JSONL to R2, redacted.
  */

@@ -74,7 +74,7 @@ export function recentTexts(messages: readonly ModelMessage[], count = 6): strin
 
 /**
  * The turn's question as the model sees it: the turn's context (date, matched hints) and recalled
- * memories in front of it (seed 000 `prepend_memory_context`). Only the view; storage keeps the text.
+ * memories in front of it. Only the view; storage keeps the text.
  */
 export function withTurnContext(
   question: ModelMessage,

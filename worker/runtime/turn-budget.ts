@@ -1,5 +1,5 @@
 /**
- * The turn's time budget (seed 001: 600 s) counts working time only: it stops while a person decides
+ * The turn's time budget (`LLM_TURN_TIMEOUT_MS`, default 600 s) counts working time only: it stops while a person decides
  * on an approval — a pending timer would also keep the Durable Object from idling while it waits.
  */
 import type { ApprovalGate } from "./tool-executor";

@@ -24,9 +24,9 @@ export const MAX_TOOL_ROUNDS = 15;
 /** Budgets of a turn. */
 export interface TurnLimits {
   maxRounds: number;
-  /** No chunk for this long → the round fails (seed: 60 s). */
+  /** No chunk for this long → the round fails (`LLM_IDLE_TIMEOUT_MS`, default 60 s). */
   chunkIdleMs: number;
-  /** Whole turn (seed: 600 s). */
+  /** Whole turn, working time only (`LLM_TURN_TIMEOUT_MS`, default 600 s). */
   turnMs: number;
   /** Retries of the same model after a retriable failure before any output (no fallback configured). */
   maxModelRetries: number;
@@ -34,7 +34,7 @@ export interface TurnLimits {
   contextWindow?: number;
 }
 
-/** The defaults from the seeds. */
+/** The defaults: MAX_TOOL_ROUNDS (15) rounds, a 60 s idle watchdog, 600 s per turn, 2 model retries. */
 export const DEFAULT_LIMITS: TurnLimits = {
   maxRounds: MAX_TOOL_ROUNDS,
   chunkIdleMs: 60_000,

@@ -1,4 +1,4 @@
-/** Turn traces (seed 000 §9): redacted JSONL per turn in R2, indexed in the session DO. */
+/** Turn traces: redacted JSONL per turn in R2, indexed in the session DO. */
 import { redactSecrets } from "../lib/redact";
 import type { Logger } from "../lib/log";
 import type { TraceEvent } from "../runtime/trace";

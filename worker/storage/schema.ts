@@ -272,7 +272,7 @@ export const promptHints = sqliteTable(
 );
 
 /**
- * Long-term memory (seed 000 §5), one row per memory of one owner. `keywords` and `codes` are stored
+ * Long-term memory, one row per memory of one owner. `keywords` and `codes` are stored
  * space-padded (` 回踩 突破 `) so a 2-character keyword is a ≥3-character phrase for the trigram FTS
  * table `memories_fts` (custom migration, kept in sync by triggers on `seq`). `source_ref` names the
  * session and messages the memory came from.

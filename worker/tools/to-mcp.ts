@@ -31,6 +31,7 @@ import { z } from "zod";
 import type { BoundTool } from "./bind";
 import type { ToolDeps } from "./deps";
 import { renderSkill } from "../runtime/skills/skill";
+import { crashMessage, invokeTool } from "./invoke-tool";
 import { mcpEntry, mcpTier } from "./specs/mcp-exposure";
 
 /** Largest tool input accepted over MCP (bytes of JSON). */
@@ -147,24 +148,16 @@ export async function callMcpTool(name: string, args: unknown, o: McpServerOptio
       "forbidden",
       `${name} changes user data; write tools are disabled over MCP (set MCP_ALLOW_WRITES=true to enable them)`,
     );
-  const parsed = bound.spec.input.safeParse(args ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.map(String).join(".") || "(input)"}: ${i.message}`);
-    return fail("invalid_input", `invalid arguments for ${name}: ${issues.join("; ")}`);
-  }
-  let result;
-  try {
-    result = await bound.handler(parsed.data, o.deps, {
-      sessionId: "", // no chat session: background tasks report nowhere and are polled instead
-      userId: o.caller.userId,
-      toolCallId: o.newId(),
-      signal: o.caller.signal,
-    });
-  } catch (error) {
-    return fail("internal", `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (!result.ok) return fail(result.error.code, result.error.message);
-  const value = bound.spec.annotations.background ? backgroundAnswer(result.value) : result.value;
+  const run = await invokeTool(bound, args ?? {}, o.deps, {
+    sessionId: "", // no chat session: background tasks report nowhere and are polled instead
+    userId: o.caller.userId,
+    toolCallId: o.newId(),
+    signal: o.caller.signal,
+  });
+  if (run.kind === "invalid_input") return fail("invalid_input", run.message);
+  if (run.kind === "crashed") return fail("internal", crashMessage(name, run.error));
+  if (run.kind === "failed") return fail(run.error.code, run.error.message);
+  const value = bound.spec.annotations.background ? backgroundAnswer(run.value) : run.value;
   const text = JSON.stringify(value);
   const size = bytesOf(text);
   if (size > MCP_MAX_RESULT_BYTES)

@@ -144,12 +144,106 @@ describe("engine on real markets", () => {
   );
 });
 
+describe("structure lifecycle and context on real bars (issue 15, second pass)", () => {
+  it(
+    "ends a range when price leaves it instead of widening it to follow the trend (S&P 500 2018)",
+    { timeout: 60_000 },
+    () => {
+      // The 2018-01 top range (about 2530–2940) must not stretch down to the December low: by the
+      // 2018-12-26 low it has ended, and the bottom reads no distribution phase.
+      const bars = around("SPX", "2018-12-31", 1000, 0);
+      const a = read("SPX", bars);
+      expect(a.phase.name, JSON.stringify(a.structures)).not.toMatch(/^DIST/);
+      const ended = (a.structures ?? []).filter((st) => st.side === "distribution" && st.from < "2018-06-01");
+      expect(ended.length, JSON.stringify(a.structures)).toBeGreaterThan(0);
+      for (const st of ended) {
+        expect(st.to <= "2018-12-26").toBe(true);
+        expect(st.support).toBeGreaterThan(2400);
+      }
+    },
+  );
+
+  it(
+    "dates the AR at the reaction's high before the secondary test, not its first leg (S&P 500 2002)",
+    { timeout: 60_000 },
+    () => {
+      // SC 2002-07-24 at 775.7; the rally ran to 965 on 08-22 (a first leg topped at 911 on 07-31)
+      // before price came back to test the low in September–October.
+      const bars = around("SPX", "2002-10-31", 1000, 0);
+      const a = read("SPX", bars);
+      const ar = a.events.filter((e) => e.type === "AR" && e.date > "2002-07-24" && e.date < "2002-10-01");
+      expect(ar.map((e) => e.date)).toEqual(["2002-08-22"]);
+      // Not a markup: the range from the July climax is still the one price tests in October.
+      expect((a.structures ?? []).some((st) => st.from === "2002-07-24")).toBe(false);
+      expect(a.tradingRange?.resistance).toBeGreaterThan(960);
+    },
+  );
+
+  it(
+    "reads no selling climax days after a market high, and no markup once the fall is under way (S&P 500 2020-02)",
+    { timeout: 60_000 },
+    () => {
+      const all = loadRealBars("SPX");
+      const top = indexOnOrAfter(all, "2020-02-19");
+      for (let k = 3; k <= 12; k++) {
+        for (const from of [top + k + 1 - 1200, 0]) {
+          const a = read("SPX", all.slice(from, top + k + 1));
+          expect(a.phase.name, `${all[top + k]?.date}`).not.toMatch(/^(ACC_|MARKUP)/);
+          const sc = a.events.filter((e) => e.type === "SC" && e.date > "2020-02-19");
+          expect(sc, `${all[top + k]?.date}`).toEqual([]);
+        }
+      }
+    },
+  );
+});
+
+describe("signs of strength and weakness on real bars", () => {
+  it(
+    "reads a range left with follow-through as an SOS at the break, with no textbook bar (SSE 2009-02)",
+    { timeout: 60_000 },
+    () => {
+      // The accumulation from the 2008-10-28 low (AR 2050.9 on 11-18, resistance raised to the December
+      // high 2100.8) was left upward in February 2009: the first close above it starts the SOS.
+      const bars = around("000001.sh", "2009-02-27", 1000, 0);
+      const a = read("000001.sh", bars);
+      const sos = a.events.filter((e) => e.type === "SOS" && e.date >= "2009-01-01");
+      expect(sos.length, a.events.map((e) => `${e.type}@${e.date}`).join(" ")).toBe(1);
+      expect(sos[0]?.variant).toBe("exit");
+      expect(barsBetween(bars, sos[0]?.date ?? "", "2009-02-04")).toBeLessThanOrEqual(5);
+      expect((sos[0]?.confirmedAt ?? "") > (sos[0]?.date ?? "")).toBe(true);
+      const st = (a.structures ?? []).find((x) => x.from === "2008-10-28");
+      expect(st?.outcome, JSON.stringify(a.structures)).toBe("markup");
+    },
+  );
+});
+
+describe("context decides the side on real bars", () => {
+  it("reads the 2007 SSE top after a 250% advance as distribution, never re-accumulation", { timeout: 60_000 }, () => {
+    // 6124 on 2007-10-16 after +250% from the yearly low; the reaction to 5462 came on lighter volume
+    // (a re-accumulation by effort alone) — the extent of the advance says top.
+    const all = loadRealBars("000001.sh");
+    const top = indexOnOrAfter(all, "2007-10-16");
+    for (let k = 3; k <= 15; k++) {
+      for (const from of [top + k + 1 - 1200, 0]) {
+        const a = read("000001.sh", all.slice(from, top + k + 1));
+        expect(a.phase.name, `${all[top + k]?.date}`).not.toMatch(/^ACC_/);
+      }
+    }
+    const a = read("000001.sh", all.slice(top + 16 - 1200, top + 16));
+    const bc = a.events.filter((e) => e.type === "BC" && barsBetween(all, e.date, "2007-10-16") <= 5);
+    expect(bc.length, a.events.map((e) => `${e.type}@${e.date}`).join(" ")).toBe(1);
+    expect(a.phase.name).toMatch(/^DIST_/);
+  });
+});
+
 describe("one reading per date (history-length invariance on real series)", () => {
   /**
    * 20 dates (10 on the S&P 500, 10 on the SSE Composite, evenly spread after 1,100 bars) read with
    * 500, 1,000 and all bars before them. Measured today: phase and the events confirmed in the last
-   * 250 bars agree across all three windows on 14 of 20 dates, and between 1,000 bars and all bars on
-   * 19 of 20 — the issue's goal (20 of 20 after a stated warm-up) is not met yet; these floors only rise.
+   * 250 bars agree across all three windows on 17 of 20 dates (14 before ranges stopped widening to
+   * follow a trend; 18 before range exits were dated as SOS/SOW, whose date after a 250-bar warm-up
+   * can still depend on a band set a year earlier), and between 1,000 bars and all bars on 20 of 20 —
+   * the issue's goal (20 of 20 for all three) is not met yet; these floors only rise.
    */
   it("gives the same phase and recent events whatever the history length, on most dates", { timeout: 120_000 }, () => {
     let allThree = 0;
@@ -171,7 +265,7 @@ describe("one reading per date (history-length invariance on real series)", () =
         if (b === c) longTwo++;
       }
     }
-    expect(allThree, diffs.join("\n")).toBeGreaterThanOrEqual(14);
-    expect(longTwo, diffs.join("\n")).toBeGreaterThanOrEqual(19);
+    expect(allThree, diffs.join("\n")).toBeGreaterThanOrEqual(17);
+    expect(longTwo, diffs.join("\n")).toBeGreaterThanOrEqual(20);
   });
 });

@@ -105,6 +105,16 @@ const cases: { name: string; rule: string; bad: Record<string, string>; good: Re
     },
   },
   {
+    name: "inline-repo-in-route",
+    rule: "no-restricted-imports",
+    bad: {
+      "worker/routes/probe.ts": 'import { createDb } from "../storage/db";\nexport const f = createDb;\n',
+    },
+    good: {
+      "worker/routes/probe.ts": 'import type { RequestDeps } from "./request-deps";\nexport type F = RequestDeps;\n',
+    },
+  },
+  {
     name: "contracts-escape",
     rule: "no-restricted-imports",
     bad: {

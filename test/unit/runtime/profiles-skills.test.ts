@@ -46,7 +46,7 @@ describe("profiles", () => {
     ]);
   });
 
-  it("falls back like seed 001: unknown capability → every tool with 15 rounds / 600 s; no profile → default", () => {
+  it("falls back: unknown capability → every tool with 15 rounds / 600 s; no profile → default", () => {
     expect(resolveProfile("us-equity:astrology")).toMatchObject({
       tools: null,
       maxRounds: 15,

@@ -1,9 +1,10 @@
 /**
- * The MarketData port over the D1 cache and a provider chain per market. Offline: bundled data only
- * (the real S&P 500 series and the simulated `SIM` market). Live: cache while fresh, then providers in
- * order (CN: Eastmoney → Tencent → Yahoo; US: Yahoo) with incremental updates written through to the
- * cache; when every provider fails, the cached series is served labelled stale. Every answer says
- * which source answered, which were tried, and whether the data is simulated or stale.
+ * The MarketData service (application, over the `MarketCache` and `MarketDataProvider` ports): the
+ * cache and a provider chain per market. Offline: bundled data only (the real S&P 500 series and the
+ * simulated `SIM` market). Live: cache while fresh, then providers in order (CN: Eastmoney → Tencent
+ * → Yahoo; US: Yahoo) with incremental updates written through to the cache; when every provider
+ * fails, the cached series is served labelled stale. Every answer says which source answered, which
+ * were tried, and whether the data is simulated or stale.
  */
 import type { Bar } from "../../contracts/analysis";
 import type { MarketCode, Provenance, SourceAttempt, SymbolInfo } from "../../contracts/market";

@@ -1,5 +1,5 @@
 /**
- * Compaction (seed 000 §4): when a request would pass window − reserve, the older head of the
+ * Compaction: when a request would pass window − reserve, the older head of the
  * transcript becomes a ≤ 500-character summary and the model sees `[对话摘要]` + an acknowledgement
  * + the tail. Non-destructive: the full history stays stored; only the view changes. The tail is
  * chosen by token budget (≤ 20K and ≥ 4K tokens, ≥ 4 messages; at most half the threshold on small
@@ -11,7 +11,7 @@ import type { Lang } from "../errors";
 import { compactionThreshold } from "./model-metadata";
 import { messageTokens, requestTokens } from "./tokens";
 
-/** Tail budget (seed 000). */
+/** Tail kept whole by a compaction: at most 20K and at least 4K tokens, and at least 4 messages. */
 export const TAIL_MAX_TOKENS = 20_000;
 export const TAIL_MIN_TOKENS = 4_000;
 export const TAIL_MIN_MESSAGES = 4;

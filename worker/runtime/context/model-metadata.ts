@@ -1,12 +1,12 @@
 /**
- * Model metadata (seed 000 §13): context window by model name, overridable by setting; unknown
+ * Model metadata: context window by model name, overridable by setting; unknown
  * models get a conservative 64K so compaction thresholds are always defined.
  */
 
-/** The window used for unknown models (tokens; the seed's "64K" as 64,000). */
+/** The window used for unknown models (tokens; "64K" read as 64,000). */
 export const DEFAULT_CONTEXT_WINDOW = 64_000;
 
-/** First match wins; sizes as the seed's table (64K = 64,000) and the providers document them. */
+/** First match wins; sizes as the providers document them (64K = 64,000). */
 const WINDOWS: readonly [RegExp, number][] = [
   [/deepseek/i, 64_000],
   [/gemini-?2/i, 1_000_000],

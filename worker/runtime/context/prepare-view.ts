@@ -1,5 +1,5 @@
 /**
- * What the model is sent each round (seed 000 §4): compaction when the request would pass the
+ * What the model is sent each round: compaction when the request would pass the
  * window's threshold, recalled memories around this turn's question, stale results shrunk from round
  * 2 on, and a last-resort cut when a single message overflows. Only the view changes; storage never.
  */

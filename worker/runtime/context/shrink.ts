@@ -1,6 +1,6 @@
 /**
  * Keeping the model's view small, without touching what is stored:
- * - stale results (seed 000 `shrink_stale_tool_results`): from round 2 on, tool results of earlier
+ * - stale results: from round 2 on, tool results of earlier
  *   rounds longer than 800 characters become schema-aware summaries (keys taken only from what the
  *   tool's output schema declares and the result actually holds); the latest round stays whole;
  * - a last resort when one message alone overflows the window: its text is cut with a notice.
@@ -8,7 +8,7 @@
 import type { ModelMessage } from "ai";
 import { textTokens, wireMessage } from "./tokens";
 
-/** Earlier-round results longer than this are summarised (characters, seed 000). */
+/** Earlier-round results longer than this are summarised (characters). */
 export const SHRINK_THRESHOLD = 800;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,13 +1,13 @@
 /**
- * Spills (seed 000 §4 `format_tool_result_for_context`): a tool result over 50,000 characters goes to
+ * Spills: a tool result over 50,000 characters goes to
  * the spill store; the model and the UI get a reference, a 2,000-character preview and a structural
  * index (top-level keys, array lengths). Nothing near a 2 MB DO row is ever produced.
  */
 import type { SpillStore } from "../../ports/spill-store";
 
-/** Results longer than this are spilled (characters, seed 000). */
+/** Results longer than this are spilled (characters). */
 export const SPILL_THRESHOLD = 50_000;
-/** Preview kept in context (characters, seed 000). */
+/** Preview kept in context (characters). */
 export const PREVIEW_CHARS = 2_000;
 
 /** The reference that replaces a spilled result. */

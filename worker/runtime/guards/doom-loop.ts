@@ -1,5 +1,5 @@
 /**
- * Doom-loop detection (seed 000 §6): over the last 6 calls of a turn, the same tool with the same
+ * Doom-loop detection: over the last 6 calls of a turn, the same tool with the same
  * arguments 3 times — or, for arguments of ≥ 50 characters, 3 calls whose 3-gram Jaccard similarity
  * is ≥ 0.8 — stops the batch. `check_background_tasks` is exempt (polling is its job).
  */

@@ -1,5 +1,5 @@
 /**
- * Loop guard (seed 000 §6): some questions need data, so the runtime — not only the prompt —
+ * Loop guard: some questions need data, so the runtime — not only the prompt —
  * requires a tool: viewing or diagnosing holdings → `portfolio`, "analyze <code>" → `analyze_stock`,
  * and follow-ups such as "做一下体检" judged with the recent messages. An answer without the tool gets
  * a corrective message (telling "only a plan" from "answered without data"), at most 2 times.

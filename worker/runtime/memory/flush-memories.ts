@@ -1,5 +1,5 @@
 /**
- * The MemoryFlush adapter (seed 000 §4): before compaction summarises the head of a conversation,
+ * The MemoryFlush adapter: before compaction summarises the head of a conversation,
  * the stable preferences and decisions in its user messages are stored (keyword rules, no model
  * call, so compaction never waits on a second model). Sentences already remembered are exact
  * duplicates and are skipped by the store.

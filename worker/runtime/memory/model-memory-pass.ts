@@ -1,5 +1,5 @@
 /**
- * The model's memory pass (PARITY.md §2.3, seed 000 §5 layers), run only when a model is configured:
+ * The model's memory pass (PARITY.md §2.3), run only when a model is configured:
  * L1 — `[偏好]`/`[决策]` atoms from the last 40 messages (≤ 300 characters); then, once ≥ 3 L1 atoms
  * exist, L2 `[场景]` scenarios and L3 `[画像]` persona are regenerated from them (the previous
  * model-made layer lines are replaced). Lines go through the never-store rules before they are kept.
@@ -14,7 +14,7 @@ import { LAYER_REFRESH_MIN_ATOMS, MAX_LAYER_LINES, parseModelAtoms } from "../..
 import { stockCodes } from "../../memory/stock-codes";
 import { fromSdkUsage, type UsageSink } from "../usage";
 
-/** Messages the L1 pass reads (seed: the last 40). */
+/** Messages the L1 pass reads: the session's last 40. */
 export const L1_WINDOW = 40;
 /** L1 atoms the layer refresh reads. */
 export const LAYER_SOURCE_ATOMS = 30;

@@ -1,5 +1,5 @@
 /**
- * The MemoryRecall adapter (seed 000 §5 recall order): stock codes, FTS bm25 and keyword overlap
+ * The MemoryRecall adapter: stock codes, FTS bm25 and keyword overlap
  * blended and decayed, persona and preferences pinned, cut to 600 tokens and 10 memories. Hits
  * update `last_hit_at` after the answer (deferred). Store failures propagate: the runtime logs
  * them and the turn goes on without memories.

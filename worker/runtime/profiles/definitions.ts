@@ -1,5 +1,5 @@
 /**
- * Profiles (seed 001 §3.3): a domain (what is analysed) × a capability (what kind of work) give the
+ * Profiles: a domain (what is analysed) × a capability (what kind of work) give the
  * visible tools, round budget, timeout and runtime mode. Declarations only; `resolve.ts` merges them.
  */
 
@@ -23,7 +23,7 @@ export interface Capability {
   prompt: string;
 }
 
-/** What is analysed. Its runtime mode, when declared, wins over the capability's (seed 001). */
+/** What is analysed. Its runtime mode, when declared, wins over the capability's. */
 export interface Domain {
   id: string;
   tools: readonly string[];
@@ -31,7 +31,7 @@ export interface Domain {
   runtime?: "react" | "pipeline";
 }
 
-/** Sub-agents' tool subsets (seed 000 §8). */
+/** Sub-agents' tool subsets: a sub-agent sees only its own; any other call is refused and reported. */
 export const SUBAGENT_TOOLS = {
   research: [
     "search_stock_by_name",

@@ -1,5 +1,5 @@
 /**
- * Merging a profile `domain:capability` (either part optional) into the effective profile (seed 001):
+ * Merging a profile `domain:capability` (either part optional) into the effective profile:
  * tools = capability's then domain's, in order, without duplicates; runtime mode: the domain's if it
  * declares one, else the capability's; unknown capability → every tool with 15 rounds / 600 s; no
  * profile → every tool, 15 rounds, 600 s, react. Definitions naming unknown tools are rejected.

@@ -1,4 +1,4 @@
-/** The built-in skills (seed 000 §12): /screen, /checkup, /report, /strategy, /backtest. */
+/** The built-in skills: /screen, /checkup, /report, /strategy, /backtest. */
 import { parseSkill, type Skill } from "./skill";
 
 const SOURCES = [

@@ -1,5 +1,5 @@
 /**
- * Skills (seed 000 §12): a named prompt template in markdown with `name` / `description` front matter
+ * Skills: a named prompt template in markdown with `name` / `description` front matter
  * and a `{user_input}` slot. Only names and descriptions reach the system prompt; the full text comes
  * back when the model calls `execute_skill` (lazy loading).
  *

@@ -1,6 +1,6 @@
 /**
  * `delegate_to_research` / `delegate_to_analysis` / `delegate_to_trading`: hand a focused task to a
- * sub-agent with its own prompt and a narrowed tool set (seed 000 §8); its answer comes back as the
+ * sub-agent with its own prompt and a narrowed tool set; its answer comes back as the
  * result.
  */
 import { z } from "zod";

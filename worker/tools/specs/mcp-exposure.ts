@@ -1,5 +1,5 @@
 /**
- * Which registry tools the MCP server offers, and at which tier (seed 000 §11). Every registry tool
+ * Which registry tools the MCP server offers, and at which tier. Every registry tool
  * has an entry — a tier or the reason it stays off MCP — so a new tool is a decision, never a silent
  * omission (the registry coherence test fails until it is listed here).
  *
