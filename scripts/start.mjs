@@ -31,6 +31,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const port = process.env.PORT ?? "8787";
 const stateDir = path.resolve(root, process.env.WYCKOFF_STATE_DIR ?? ".wrangler/state");
 const env = { ...process.env, ...OFFLINE_WRANGLER_ENV };
+// wrangler dev's registry is machine-wide and keyed by the worker's name (the last app started owns
+// the entry, queue consumers included); apps started side by side (the e2e suite starts two, other
+// checkouts more) stay out of each other's way with one registry per state dir.
+env.WRANGLER_REGISTRY_PATH ??= path.join(stateDir, "dev-registry");
 const started = performance.now();
 const timings = [];
 

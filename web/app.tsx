@@ -11,12 +11,12 @@ import { navigate, parseRoute, usePathname } from "./lib/router";
 import { AnalysisPage } from "./routes/analysis-page";
 import { ChatPage } from "./routes/chat-page";
 import { HomePage } from "./routes/home-page";
-import { PortfolioPage } from "./routes/portfolio-page";
 import { SharePage } from "./routes/share-page";
 import { NavLinks } from "./components/nav-links";
 import { ThemeSwitch } from "./components/theme-switch";
 
 // Settings (tokens, shares, usage, skills and hints) is visited rarely: its code loads on demand.
+const PortfolioPage = lazy(() => import("./routes/portfolio-page").then((m) => ({ default: m.PortfolioPage })));
 const SettingsPage = lazy(() => import("./routes/settings-page").then((m) => ({ default: m.SettingsPage })));
 import { MemoryPanel } from "./components/memory-panel";
 
@@ -72,7 +72,9 @@ export function App() {
           ) : route.page === "analysis" ? (
             <AnalysisPage key={route.symbol} symbol={route.symbol} />
           ) : route.page === "portfolio" ? (
-            <PortfolioPage />
+            <Suspense fallback={<p className="page-message muted">{t("loading")}</p>}>
+              <PortfolioPage />
+            </Suspense>
           ) : route.page === "settings" ? (
             <Suspense fallback={<p className="page-message muted">{t("loading")}</p>}>
               <SettingsPage />

@@ -18,6 +18,7 @@ import { createIdentify } from "./http/identity";
 import { rateLimit } from "./http/rate-limit";
 import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
+import { workspaceRoutes } from "./routes/workspace";
 import { portfolioRoutes } from "./routes/portfolio";
 import { sessionShareRoutes, shareOwnerRoutes, shareReadRoutes } from "./routes/shares";
 import { analyzeRoutes } from "./routes/analyze";
@@ -90,6 +91,7 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/skills", skillRoutes);
   app.route("/api/hints", hintRoutes);
   app.route("/api/settings/model", modelSettingsRoutes);
+  app.route("/api/workspace", workspaceRoutes);
   // MCP (Streamable HTTP, stateless): the same identity modes as the API.
   app.use("/mcp", mcpCrossOrigin);
   app.use("/mcp", createIdentify(opts.fetch ? { fetch: opts.fetch } : {}));

@@ -36,9 +36,7 @@ describe("offline answers on real data", () => {
     await browser?.close();
   });
 
-  // Skipped: failed in the first full run after the second wave's merges (closing note of that stop);
-  // the feature is built — re-enable once this browser check is green again.
-  it.skip("分析上证指数 from the Chinese starters shows a real-data analysis card", async () => {
+  it("分析上证指数 from the Chinese starters shows a real-data analysis card", async () => {
     const page = await openPage(browser, appUrl);
     await toChinese(page);
     expect(await page.getByRole("button", { name: "analyze AAPL", exact: true }).count()).toBe(0);

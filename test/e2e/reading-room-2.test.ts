@@ -48,9 +48,7 @@ describe("reading room, second pass", () => {
     return Object.assign(page, { errors });
   }
 
-  // Skipped: failed in the first full run after the second wave's merges (closing note of that stop);
-  // the feature is built — re-enable once this browser check is green again.
-  it.skip("1: a turn sent from another tab and a share link opened before it both appear live, without a reload", async () => {
+  it("1: a turn sent from another tab and a share link opened before it both appear live, without a reload", async () => {
     await script(modelUrl, "mk-live-a", [{ text: "First answer mk-live-a." }]);
     await script(modelUrl, "mk-live-b", [
       { text: "Second answer, from the other tab.", chunkDelayMs: 20, chunkSize: 8 },
@@ -89,9 +87,7 @@ describe("reading room, second pass", () => {
     await other.context().close();
   }, 120_000);
 
-  // Skipped: failed in the first full run after the second wave's merges (closing note of that stop);
-  // the feature is built — re-enable once this browser check is green again.
-  it.skip("5: sending while scrolled up brings the view to the bottom; scrolled up, a 'jump to latest' control does too", async () => {
+  it("5: sending while scrolled up brings the view to the bottom; scrolled up, a 'jump to latest' control does too", async () => {
     const long = Array.from({ length: 60 }, (_, i) => `Line ${i} of a long answer.`).join("\n\n");
     await script(modelUrl, "mk-scroll-1", [{ text: long }]);
     await script(modelUrl, "mk-scroll-2", [{ text: `${long}\n\nTail mk-scroll-2.` }]);
@@ -125,9 +121,7 @@ describe("reading room, second pass", () => {
   }, 90_000);
 
   for (const lang of ["en", "zh"] as const) {
-    // Skipped: failed in the first full run after the second wave's merges (closing note of that stop);
-    // the feature is built — re-enable once this browser check is green again.
-    it.skip(`7 (${lang}): a backtest of a named symbol shows in the panel once queued and opens as metrics, equity curve and trades`, async () => {
+    it(`7 (${lang}): a backtest of a named symbol shows in the panel once queued and opens as metrics, equity curve and trades`, async () => {
       const marker = `mk-bt-${lang}`;
       await script(modelUrl, marker, [
         { toolCalls: [{ name: "run_backtest", arguments: { symbol: "SIM.0002", hold_days: 5, top_n: 2 } }] },
@@ -164,9 +158,7 @@ describe("reading room, second pass", () => {
     }, 150_000);
   }
 
-  // Skipped: failed in the first full run after the second wave's merges (closing note of that stop);
-  // the feature is built — re-enable once this browser check is green again.
-  it.skip("7: the offline screening result opens as layer counts and a candidate table linking to charts; on a phone the panel is a drawer", async () => {
+  it("7: the offline screening result opens as layer counts and a candidate table linking to charts; on a phone the panel is a drawer", async () => {
     const page = await open(offlineUrl, { width: 390 });
     await startChat(page, "screen the market");
     const toggle = page.getByTestId("tasks-toggle");

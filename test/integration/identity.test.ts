@@ -546,6 +546,79 @@ describe("portfolio routes", () => {
     expect(await portfolios.read(owner)).toEqual(before);
   });
 
+  it("moves cash with a buy and a sale, and values holdings at the last close with P&L", async () => {
+    await postJson("/api/portfolio/import", { csv: "code,shares,cost\n", mode: "replace" });
+    expect((await postJson("/api/portfolio/changes", { action: "set_cash", freeCash: 10_000 })).status).toBe(200);
+    const preview = (await (
+      await postJson("/api/portfolio/preview", { action: "add", code: "SIM.0001", shares: 100, cost: 20 })
+    ).json()) as { before: { freeCash: number }; after: { freeCash: number }; cashMove: unknown };
+    expect([preview.before.freeCash, preview.after.freeCash, preview.cashMove]).toEqual([
+      10_000,
+      8000,
+      { amount: -2000, price: 20 },
+    ]);
+    expect((await portfolios.read(owner)).freeCash).toBe(10_000);
+    expect(
+      (await postJson("/api/portfolio/changes", { action: "add", code: "SIM.0001", shares: 100, cost: 20 })).status,
+    ).toBe(200);
+    expect((await portfolios.read(owner)).freeCash).toBe(8000);
+    const view = (await (await call("/api/portfolio")).json()) as {
+      valuation: {
+        positions: Record<string, unknown>[];
+        cash: number;
+        marketValue: number;
+        totalValue: number;
+        pnl: number;
+      };
+    };
+    const price = view.valuation.positions[0]?.["price"] as number;
+    expect(price).toBeGreaterThan(0);
+    const last = { close: price, date: view.valuation.positions[0]?.["priceDate"] };
+    expect(last.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const value = Math.round(100 * price * 100) / 100;
+    expect(view.valuation.positions[0]).toMatchObject({
+      code: "SIM.0001",
+      price: last?.close,
+      priceDate: last?.date,
+      value,
+    });
+    expect(view.valuation).toMatchObject({ cash: 8000, marketValue: value });
+    expect(view.valuation.totalValue).toBeCloseTo(value + 8000, 2);
+    expect(view.valuation.pnl).toBeCloseTo(value - 2000, 2);
+    // A sale without a price puts shares × the last close back.
+    const sale = (await (await postJson("/api/portfolio/changes", { action: "remove", code: "SIM.0001" })).json()) as {
+      after: { freeCash: number };
+      cashMove: { amount: number; price: number };
+    };
+    expect(sale.cashMove).toEqual({ amount: value, price: last?.close });
+    expect(sale.after.freeCash).toBeCloseTo(8000 + value, 2);
+    // An uncovered buy with cash "trade" is refused naming the field; a price on a buy is a 400 too.
+    for (const [body, field] of [
+      [{ action: "add", code: "SIM.0001", shares: 1e6, cost: 20, cash: "trade" }, "cash"],
+      [{ action: "add", code: "SIM.0001", shares: 1, cost: 20, price: 21 }, "price"],
+    ] as const) {
+      const res = await postJson("/api/portfolio/changes", body);
+      expect([res.status, (await errorOf(res)).details?.["field"]]).toEqual([400, field]);
+    }
+  });
+
+  it("says what is at a workspace path (write_file's approval), and refuses a bad path with 400", async () => {
+    const none = (await (await call("/api/workspace/stat?path=notes/plan.md")).json()) as Record<string, unknown>;
+    expect(none).toEqual({ path: "notes/plan.md", exists: false, size: null, updatedAt: null });
+    await testEnv.SPILLS.put("workspace/local/notes/plan.md", "hello");
+    const stat = (await (await call("/api/workspace/stat?path=notes/plan.md")).json()) as Record<string, unknown>;
+    expect(stat).toMatchObject({ path: "notes/plan.md", exists: true, size: 5 });
+    for (const [path, status] of [
+      ["", 400],
+      ["../etc/passwd", 400],
+      ["a%2e%2e", 400],
+    ] as const) {
+      const res = await call(`/api/workspace/stat?path=${encodeURIComponent(path)}`);
+      expect([path, res.status, (await errorOf(res)).details?.["field"]]).toEqual([path, status, "path"]);
+    }
+    expect((await call("/api/workspace/stat")).status).toBe(400);
+  });
+
   it("exports CSV and imports it back (dry run first); a bad row answers with its line and field", async () => {
     const csv = await (await call("/api/portfolio/export")).text();
     expect(csv.split("\r\n")[0]).toBe("code,name,shares,cost,buy_date,stop");

@@ -5,6 +5,7 @@
 import type { Analysis } from "@contracts/analysis";
 import { phaseLabel } from "../lib/chart-overlays";
 import { useT } from "../lib/lang-store";
+import { reasonText } from "@contracts/reason-text";
 import { analysisPath, navigate } from "../lib/router";
 import type { StringKey } from "../lib/strings";
 import { PriceChart } from "./price-chart";
@@ -32,7 +33,7 @@ export function AnalysisSummary({
   output?: unknown;
   chart?: boolean;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const source = sourceLine(output);
   const gradeKey = `healthGrade_${a.health.grade}` as StringKey;
   return (
@@ -47,7 +48,12 @@ export function AnalysisSummary({
             {a.phase.since ? ` ${t("since")} ${a.phase.since}` : ""} · {t("asOf")} {a.asOf}
           </span>
         </div>
-        <div className={`health-score health-score--${a.health.grade}`}>
+        <div
+          className={`health-score health-score--${a.health.grade}`}
+          data-testid="health-score"
+          data-score={Math.round(a.health.score)}
+          data-grade={a.health.grade}
+        >
           <span className="label">{t("health")}</span>
           <meter min={0} max={100} low={40} high={70} optimum={100} value={a.health.score} aria-label={t("health")} />
           <strong>{Math.round(a.health.score)}</strong> <span>{t(gradeKey)}</span>
@@ -71,9 +77,9 @@ export function AnalysisSummary({
         </>
       )}
       {a.health.reasons.length > 0 && (
-        <ul className="reasons">
+        <ul className="reasons" data-testid="health-reasons">
           {a.health.reasons.map((r) => (
-            <li key={r}>{r}</li>
+            <li key={r}>{reasonText(r, lang)}</li>
           ))}
         </ul>
       )}

@@ -12,19 +12,24 @@ import { useT } from "../lib/lang-store";
 import type { ToolBlock } from "../lib/message-view";
 import { toolSpec, toolTitle } from "../lib/tool-catalog";
 import { draftValue, initialDraft, type Draft } from "../lib/schema-fields";
+import { useDeskT } from "../lib/desk-strings";
+import { ApprovalChange, hasChangeView } from "./approval-change";
 import { SchemaForm } from "./schema-form";
 
 /** The dialog for one pending approval. */
 export function ApprovalDialog({
   block,
+  sessionTitle,
   onDecide,
   onClose,
 }: {
   block: ToolBlock;
+  sessionTitle?: string;
   onDecide: (body: ApprovalBody) => Promise<void>;
   onClose: () => void;
 }) {
   const { t, lang } = useT();
+  const desk = useDeskT();
   const ref = useRef<HTMLDialogElement>(null);
   const spec = toolSpec(block.toolName);
   const schema = useMemo(() => (spec ? z.toJSONSchema(spec.input, { io: "input" }) : null), [spec]);
@@ -84,6 +89,18 @@ export function ApprovalDialog({
       <p>{t("approvalBody", { tool: title })}</p>
       {mode === "edit" ? (
         <SchemaForm schema={schema} draft={draft} onChange={setDraft} />
+      ) : hasChangeView(block.toolName) ? (
+        <>
+          <ApprovalChange
+            toolName={block.toolName}
+            input={block.input}
+            {...(sessionTitle !== undefined ? { sessionTitle } : {})}
+          />
+          <details className="approval-raw">
+            <summary>{desk.t("rawInput")}</summary>
+            <pre className="approval-input">{JSON.stringify(block.input, null, 2)}</pre>
+          </details>
+        </>
       ) : (
         <pre className="approval-input">{JSON.stringify(block.input, null, 2)}</pre>
       )}

@@ -5,11 +5,19 @@ import { TaskResultButton } from "./task-result";
 
 /** The notice in place of a user bubble. */
 export function SystemNotice({ parts, taskId }: { parts: readonly PartLike[]; taskId?: string | undefined }) {
-  const { t } = useT();
+  const { t, lang } = useT();
+  const text = userText(parts);
+  // The server writes the result summary in English; the headline says what happened in the UI's language.
+  const failed = /^Background task \S+ \(\S+\) failed:/.test(text);
   return (
     <aside className="system-notice" data-testid="system-notice" aria-label={t("systemNotice")}>
       <span className="system-notice-label">ⓘ {t("systemNotice")}</span>
-      <p>{userText(parts)}</p>
+      {taskId && (
+        <p className="system-notice-head" data-testid="system-notice-head">
+          {t(failed ? "noticeTaskFailed" : "noticeTaskDone", { task: taskId })}
+        </p>
+      )}
+      <p lang={lang === "zh" ? "en" : undefined}>{text}</p>
       {taskId && <TaskResultButton taskId={taskId} />}
     </aside>
   );

@@ -10,6 +10,8 @@ import { api } from "../lib/api-client";
 import type { TaskPart } from "../lib/message-view";
 
 const POLL_MS = 4000;
+/** How far along a status is: an ended task never goes back to queued or running. */
+const RANK: Record<string, number> = { queued: 0, running: 1, succeeded: 2, failed: 2, cancelled: 2 };
 
 /** Tasks, newest state per id. `live` are the turn's data-task parts; `version` changes force a reload. */
 export function useTasks(sessionId: string, live: readonly TaskPart[], version: number): TaskPart[] {
@@ -45,7 +47,12 @@ export function useTasks(sessionId: string, live: readonly TaskPart[], version: 
     };
   }, [sessionId, version, busy]);
   const byId = new Map((listed.sessionId === sessionId ? listed.tasks : []).map((t) => [t.id, t]));
-  for (const t of live) byId.set(t.id, t);
+  // The turn's data-task parts are newer while a task runs (progress); once the list says a task has
+  // ended, that wins — the finished turn's last part still says "queued".
+  for (const t of live) {
+    const got = byId.get(t.id);
+    if (!got || (RANK[t.status] ?? 0) >= (RANK[got.status] ?? 0)) byId.set(t.id, t);
+  }
   const tasks = [...byId.values()];
   // A task seen open that has now ended: an opt-in browser notification (only when the tab is hidden).
   const { t } = useDeskT();

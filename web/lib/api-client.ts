@@ -15,6 +15,7 @@ import {
   UsageReport,
   type ApprovalBody,
   type CreateSessionBody,
+  WorkspaceStat,
 } from "@contracts/api";
 import { ErrorEnvelope } from "@contracts/errors";
 import { MarketBarsResponse } from "@contracts/market";
@@ -235,6 +236,8 @@ export const accountApi = {
   importCsv: (csv: string, mode: "replace" | "merge", dryRun: boolean) =>
     request("/api/portfolio/import", PortfolioPreview, json("POST", { csv, mode, dryRun })),
   exportCsv: async (): Promise<string> => (await send("/api/portfolio/export")).text(),
+  /** What is at a workspace path (exists, size): `write_file`'s approval says new or replaced. */
+  workspaceStat: (path: string) => request(`/api/workspace/stat?path=${encodeURIComponent(path)}`, WorkspaceStat),
 };
 
 const memoryPath = (id: string) => `/api/memory/${encodeURIComponent(id)}`;

@@ -105,6 +105,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         <ApprovalDialog
           key={dialogBlock.approvalId}
           block={dialogBlock}
+          sessionTitle={s.title}
           onDecide={async (body) => {
             if (!dialogBlock.approvalId) return;
             await s.decide(dialogBlock.approvalId, body);

@@ -7,6 +7,7 @@ import type { PortfolioChange, PortfolioPreview, PortfolioView, Position } from 
 import { useCallback, useEffect, useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { accountApi, errorMessage } from "../lib/api-client";
+import { formatsOf } from "../lib/desk-strings";
 import { useIdT } from "../lib/identity-strings";
 import "../identity.css";
 
@@ -21,9 +22,22 @@ interface Draft {
   buyDate: string;
   stop: string;
   freeCash: string;
+  price: string;
+  cash: "" | "trade" | "record";
 }
 
-const EMPTY: Draft = { action: "add", code: "", name: "", shares: "", cost: "", buyDate: "", stop: "", freeCash: "" };
+const EMPTY: Draft = {
+  action: "add",
+  code: "",
+  name: "",
+  shares: "",
+  cost: "",
+  buyDate: "",
+  stop: "",
+  freeCash: "",
+  price: "",
+  cash: "",
+};
 
 /** The change a draft asks for (empty fields left out; the server names any missing one). */
 function changeOf(d: Draft): PortfolioChange {
@@ -32,6 +46,8 @@ function changeOf(d: Draft): PortfolioChange {
   if (d.action === "set_cash") change["freeCash"] = num(d.freeCash);
   else {
     change["code"] = d.code.trim() || undefined;
+    if ((d.action === "add" || d.action === "remove") && d.cash) change["cash"] = d.cash;
+    if (d.action === "remove") change["price"] = num(d.price);
     if (d.action !== "remove") {
       if (d.name.trim()) change["name"] = d.name.trim();
       change["shares"] = num(d.shares);
@@ -43,11 +59,23 @@ function changeOf(d: Draft): PortfolioChange {
   return JSON.parse(JSON.stringify(change)) as PortfolioChange;
 }
 
+const signClass = (x: number): string => (x > 0 ? "up" : x < 0 ? "down" : "");
+const signed = (text: string, x: number): string => (x > 0 ? `+${text}` : text);
+
+/** The confirmation text of a previewed change: what it does, cash and positions before → after. */
+function changeText(r: PortfolioPreview, t: ReturnType<typeof useIdT>["t"], f: ReturnType<typeof formatsOf>): string {
+  const move = r.cashMove
+    ? t("cashMove", { amount: signed(f.num(r.cashMove.amount), r.cashMove.amount), price: f.num(r.cashMove.price) })
+    : t("cashNoMove");
+  return `${r.summary}. ${move}. ${t("freeCash")} ${f.num(r.before.freeCash)} → ${f.num(r.after.freeCash)}; ${t("positions")} ${r.before.positionCount} → ${r.after.positionCount}`;
+}
+
 type Pending = { kind: "change"; change: PortfolioChange } | { kind: "import"; csv: string; mode: "replace" | "merge" };
 
 /** The portfolio page. */
 export function PortfolioPage() {
-  const { t } = useIdT();
+  const { t, lang } = useIdT();
+  const f = formatsOf(lang);
   const [view, setView] = useState<PortfolioView | null>(null);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [problem, setProblem] = useState<string | null>(null);
@@ -140,6 +168,7 @@ export function PortfolioPage() {
   );
 
   const portfolio = view?.portfolio;
+  const valuation = view?.valuation;
   return (
     <div className="id-page" data-testid="portfolio-page">
       <h1>{t("portfolioTitle")}</h1>
@@ -154,9 +183,31 @@ export function PortfolioPage() {
         </p>
       )}
       <section>
-        <p>
-          {t("freeCash")}: <strong data-testid="free-cash">{portfolio?.freeCash ?? "…"}</strong>
-        </p>
+        <dl className="portfolio-totals" data-testid="portfolio-totals">
+          <div>
+            <dt>{t("freeCash")}</dt>
+            <dd data-testid="free-cash">{portfolio ? f.num(portfolio.freeCash) : "…"}</dd>
+          </div>
+          {valuation && (
+            <>
+              <div>
+                <dt>{t("marketValue")}</dt>
+                <dd data-testid="market-value">{f.num(valuation.marketValue)}</dd>
+              </div>
+              <div>
+                <dt>{t("totalValue")}</dt>
+                <dd data-testid="total-value">{f.num(valuation.totalValue)}</dd>
+              </div>
+              <div>
+                <dt>{t("totalPnl")}</dt>
+                <dd data-testid="total-pnl" className={signClass(valuation.pnl)}>
+                  {signed(f.num(valuation.pnl), valuation.pnl)}
+                  {valuation.pnlPct !== null && ` (${signed(f.pct(valuation.pnlPct / 100), valuation.pnlPct)})`}
+                </dd>
+              </div>
+            </>
+          )}
+        </dl>
         {portfolio && portfolio.positions.length === 0 ? (
           <p className="muted">{t("noPositions")}</p>
         ) : (
@@ -164,34 +215,76 @@ export function PortfolioPage() {
             <table className="id-table" data-testid="positions">
               <thead>
                 <tr>
-                  {(["code", "name", "shares", "cost", "buyDate", "stop", "actions"] as const).map((k) => (
+                  {(
+                    [
+                      "code",
+                      "name",
+                      "shares",
+                      "cost",
+                      "price",
+                      "value",
+                      "pnl",
+                      "pnlPct",
+                      "buyDate",
+                      "stop",
+                      "actions",
+                    ] as const
+                  ).map((k) => (
                     <th key={k}>{t(k)}</th>
                   ))}
                 </tr>
               </thead>
               <tbody>
-                {portfolio?.positions.map((p) => (
-                  <tr key={p.code} data-code={p.code}>
-                    <td>{p.code}</td>
-                    <td>{p.name}</td>
-                    <td>{p.shares}</td>
-                    <td>{p.cost}</td>
-                    <td>{p.buyDate ?? ""}</td>
-                    <td>{p.stop ?? ""}</td>
-                    <td>
-                      <button type="button" className="small" onClick={() => edit(p, "update")}>
-                        {t("edit")}
-                      </button>{" "}
-                      <button type="button" className="small danger" onClick={() => edit(p, "remove")}>
-                        {t("remove")}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
+                {portfolio?.positions.map((p) => {
+                  const v = valuation?.positions.find((x) => x.code === p.code);
+                  return (
+                    <tr key={p.code} data-code={p.code} data-testid="position-row">
+                      <td>{p.code}</td>
+                      <td>{p.name}</td>
+                      <td className="num">{f.num(p.shares, 0)}</td>
+                      <td className="num">{f.num(p.cost)}</td>
+                      {v && v.price !== null ? (
+                        <>
+                          <td
+                            className="num"
+                            data-testid="position-price"
+                            title={v.priceDate ? t("priceAsOf", { date: f.date(v.priceDate) }) : undefined}
+                          >
+                            {f.num(v.price)}
+                          </td>
+                          <td className="num" data-testid="position-value">
+                            {f.num(v.value ?? NaN)}
+                          </td>
+                          <td className={`num ${signClass(v.pnl ?? 0)}`} data-testid="position-pnl">
+                            {signed(f.num(v.pnl ?? NaN), v.pnl ?? 0)}
+                          </td>
+                          <td className={`num ${signClass(v.pnl ?? 0)}`} data-testid="position-pnl-pct">
+                            {v.pnlPct === null ? "—" : signed(f.pct(v.pnlPct / 100), v.pnlPct)}
+                          </td>
+                        </>
+                      ) : (
+                        <td colSpan={4} className="muted small" data-testid="position-no-price">
+                          {valuation ? t("noPrice", { error: v?.error ?? "?" }) : "…"}
+                        </td>
+                      )}
+                      <td>{p.buyDate ? f.date(p.buyDate) : ""}</td>
+                      <td className="num">{p.stop === null ? "" : f.num(p.stop)}</td>
+                      <td>
+                        <button type="button" className="small" onClick={() => edit(p, "update")}>
+                          {t("edit")}
+                        </button>{" "}
+                        <button type="button" className="small danger" onClick={() => edit(p, "remove")}>
+                          {t("remove")}
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>
         )}
+        {valuation?.positions.some((v) => v.simulated) && <p className="muted small">{t("simulatedPrices")}</p>}
       </section>
       <section>
         <h2>{draft.action === "set_cash" ? t("setCash") : t("addPosition")}</h2>
@@ -221,6 +314,20 @@ export function PortfolioPage() {
           ) : (
             <>
               {field("code", t("code"))}
+              {draft.action === "remove" && field("price", t("salePrice"), "number")}
+              {(draft.action === "add" || draft.action === "remove") && (
+                <label>
+                  {t("cashMode")}
+                  <select
+                    name="cash"
+                    value={draft.cash}
+                    onChange={(e) => setDraft({ ...draft, cash: e.target.value as Draft["cash"] })}
+                  >
+                    <option value="">{t("cashTrade")}</option>
+                    <option value="record">{t("cashRecord")}</option>
+                  </select>
+                </label>
+              )}
               {draft.action !== "remove" && (
                 <>
                   {field("name", t("name"))}
@@ -236,6 +343,9 @@ export function PortfolioPage() {
             {t("apply")}
           </button>
         </form>
+        <p className="muted small" data-testid="cash-rule">
+          {t("cashRule")}
+        </p>
       </section>
       <section>
         <h2>CSV</h2>
@@ -275,10 +385,10 @@ export function PortfolioPage() {
           <ul className="small" data-testid="trades">
             {view?.trades.map((r) => (
               <li key={r.id}>
-                {new Date(r.at).toLocaleString()} · {r.action} {r.code ?? ""} {r.name ?? ""}
+                {f.dateTime(Date.parse(r.at))} · {r.action} {r.code ?? ""} {r.name ?? ""}
                 {r.shares !== null ? ` ${r.shares}` : ""}
-                {r.price !== null ? ` @ ${r.price}` : ""}
-                {r.amount !== null && r.action === "set_cash" ? ` ${r.amount}` : ""}
+                {r.price !== null ? ` @ ${f.num(r.price)}` : ""}
+                {r.amount !== null && r.action === "set_cash" ? ` ${f.num(r.amount)}` : ""}
                 {r.note ? ` — ${r.note}` : ""}
               </li>
             ))}
@@ -288,7 +398,7 @@ export function PortfolioPage() {
       {preview && (
         <ConfirmDialog
           title={t("confirmTitle")}
-          body={`${preview.result.summary}. ${t("before")}: ${preview.result.before.positionCount} ${t("positions")}, ${t("freeCash")} ${preview.result.before.freeCash} → ${t("after")}: ${preview.result.after.positionCount} ${t("positions")}, ${t("freeCash")} ${preview.result.after.freeCash}`}
+          body={changeText(preview.result, t, f)}
           confirmLabel={t("confirm")}
           cancelLabel={t("cancel")}
           onConfirm={() => void confirm()}

@@ -280,3 +280,12 @@ export const UsageReport = z.object({
   rows: z.array(UsageFigures.extend({ day: z.string(), model: z.string(), purpose: UsagePurpose.optional() })),
 });
 export type UsageReport = z.infer<typeof UsageReport>;
+
+/** `GET /api/workspace/stat?path=`: what is at a workspace path (for `write_file`'s approval). */
+export const WorkspaceStat = z.object({
+  path: z.string(),
+  exists: z.boolean(),
+  size: z.number().int().nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type WorkspaceStat = z.infer<typeof WorkspaceStat>;

@@ -74,6 +74,13 @@ const REQUIRED: Record<string, readonly string[]> = {
  * One portfolio edit. `add` buys into a position (a second add averages the cost); `update` changes
  * fields of a held position; `remove` closes it; `set_cash` sets free cash; `delete_records` deletes
  * trade records by id or by code. Missing fields answer with the field's name.
+ *
+ * Cash follows trades (`cash`): a buy (`add`) takes shares × cost out of free cash and a sale
+ * (`remove`) puts shares × price back (price: the one given, else the last close, else the cost).
+ * `cash: "record"` records a holding bought or sold elsewhere and leaves cash alone. Unstated, a buy
+ * that free cash does not cover is recorded the same way (a holding added without the money for it,
+ * e.g. before cash was ever set); `cash: "trade"` refuses it instead. `update` corrects fields and
+ * never moves cash.
  */
 export const PortfolioChange = z
   .object({
@@ -85,6 +92,13 @@ export const PortfolioChange = z
     buyDate: BuyDate.optional().describe("YYYY-MM-DD or YYYYMMDD"),
     stop: z.number().nonnegative().max(1e9).nullable().optional().describe("stop price; null clears it"),
     freeCash: z.number().nonnegative().max(1e15).optional().describe("set_cash: the new free cash"),
+    price: z.number().positive().max(1e9).optional().describe("remove: sale price per share (default the last close)"),
+    cash: z
+      .enum(["trade", "record"])
+      .optional()
+      .describe(
+        "add/remove: trade moves free cash (a buy takes shares × cost out, a sale puts shares × price back); record leaves cash alone. Default: trade, or record when free cash does not cover a buy",
+      ),
     codes: z.array(Code).min(1).max(MAX_POSITIONS).optional().describe("delete_records: records of these codes"),
     recordIds: z.array(z.string().max(64)).min(1).max(500).optional().describe("delete_records: these record ids"),
     note: z.string().max(200).optional(),
@@ -95,13 +109,51 @@ export const PortfolioChange = z
       if (actions.includes(c.action) && c[field as keyof typeof c] === undefined)
         ctx.addIssue({ code: "custom", path: [field], message: `required for action ${c.action}` });
     }
+    if (c.price !== undefined && c.action !== "remove")
+      ctx.addIssue({
+        code: "custom",
+        path: ["price"],
+        message: "price is the sale price of remove (a buy's price is cost)",
+      });
+    if (c.cash !== undefined && c.action !== "add" && c.action !== "remove")
+      ctx.addIssue({ code: "custom", path: ["cash"], message: "cash applies to add and remove only" });
     if (c.action === "delete_records" && !c.codes && !c.recordIds)
       ctx.addIssue({ code: "custom", path: ["codes"], message: "delete_records needs codes or recordIds" });
   });
 export type PortfolioChange = z.infer<typeof PortfolioChange>;
 
+/** One holding at its latest price (`price` null when no price could be read: `error` says why). */
+export const PositionValue = z.object({
+  code: z.string(),
+  price: z.number().nullable(),
+  priceDate: z.string().nullable(),
+  value: z.number().nullable(),
+  pnl: z.number().nullable(),
+  pnlPct: z.number().nullable(),
+  simulated: z.boolean(),
+  stale: z.boolean(),
+  error: z.string().optional(),
+});
+export type PositionValue = z.infer<typeof PositionValue>;
+
+/** The portfolio at its latest prices: per holding and totals (holdings without a price count at cost). */
+export const PortfolioValuation = z.object({
+  positions: z.array(PositionValue),
+  marketValue: z.number(),
+  costBasis: z.number(),
+  pnl: z.number(),
+  pnlPct: z.number().nullable(),
+  cash: z.number(),
+  totalValue: z.number(),
+});
+export type PortfolioValuation = z.infer<typeof PortfolioValuation>;
+
 /** `GET /api/portfolio`. */
-export const PortfolioView = z.object({ portfolio: Portfolio, trades: z.array(TradeRecord) });
+export const PortfolioView = z.object({
+  portfolio: Portfolio,
+  trades: z.array(TradeRecord),
+  valuation: PortfolioValuation.optional(),
+});
 export type PortfolioView = z.infer<typeof PortfolioView>;
 
 /** `POST /api/portfolio/preview` and `/import?dryRun`: what a change would do, nothing written. */
@@ -109,6 +161,8 @@ export const PortfolioPreview = z.object({
   before: Portfolio,
   after: Portfolio,
   summary: z.string(),
+  /** How the change moved free cash (negative: taken out), and at what price per share; absent when it did not. */
+  cashMove: z.object({ amount: z.number(), price: z.number() }).optional(),
 });
 export type PortfolioPreview = z.infer<typeof PortfolioPreview>;
 

@@ -14,8 +14,9 @@ import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
 import { AppError, toAppError } from "../lib/app-error";
 import type { ErrorData } from "../lib/result";
-import { applyPortfolioChange, type PortfolioDeps } from "../tools/handlers/portfolio-changes";
+import { applyPortfolioChange, type ChangeOutcome, type PortfolioDeps } from "../tools/handlers/portfolio-changes";
 import { importPositions, positionsCsv } from "../tools/handlers/portfolio-import";
+import { valuePortfolio } from "../tools/handlers/portfolio-valuation";
 
 function depsOf(c: Context<AppEnv>): PortfolioDeps {
   return {
@@ -33,33 +34,36 @@ function changeError(error: ErrorData): AppError {
   return toAppError(error);
 }
 
+/** The preview answer of a change's outcome (the cash move only when there was one). */
+function previewOf(o: ChangeOutcome): PortfolioPreview {
+  return {
+    before: o.before,
+    after: o.after,
+    summary: o.summary,
+    ...(o.cashMove ? { cashMove: o.cashMove } : {}),
+  };
+}
+
 /** Portfolio routes, mounted at /api/portfolio. */
 export const portfolioRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const store = c.var.deps.portfolio;
+    const { portfolio: store, market } = depsOf(c);
     const [portfolio, trades] = await Promise.all([store.read(c.var.userId), store.trades(c.var.userId)]);
-    return c.json({ portfolio, trades } satisfies PortfolioView);
+    const valuation = await valuePortfolio(market, portfolio);
+    return c.json({ portfolio, trades, valuation } satisfies PortfolioView);
   })
   .post("/preview", async (c) => {
     const change = await readJson(c, PortfolioChange);
     const r = await applyPortfolioChange(c.var.userId, change, depsOf(c), { dryRun: true });
     if (!r.ok) throw changeError(r.error);
-    return c.json({
-      before: r.value.before,
-      after: r.value.after,
-      summary: r.value.summary,
-    } satisfies PortfolioPreview);
+    return c.json(previewOf(r.value) satisfies PortfolioPreview);
   })
   .post("/changes", async (c) => {
     const change = await readJson(c, PortfolioChange);
     const r = await applyPortfolioChange(c.var.userId, change, depsOf(c));
     if (!r.ok) throw changeError(r.error);
     c.var.log.info("portfolio_changed", { action: change.action });
-    return c.json({
-      before: r.value.before,
-      after: r.value.after,
-      summary: r.value.summary,
-    } satisfies PortfolioPreview);
+    return c.json(previewOf(r.value) satisfies PortfolioPreview);
   })
   .get("/export", async (c) => {
     const portfolio = await c.var.deps.portfolio.read(c.var.userId);

@@ -70,13 +70,16 @@ function usage(input: number, output: number): LanguageModelV4Usage {
   };
 }
 
-/** The user's own words and the memories recalled for them (the runtime wraps both in one message). */
+/**
+ * The user's own words and the memories recalled for them: the runtime wraps the question in
+ * `<current-user-message>` behind a `<turn-context>` block (date, hints) and/or `<relevant-memories>`
+ * (transcript.ts `withTurnContext`); only the question is the person's, so only it is read for intents.
+ */
 export function splitUserText(text: string): { question: string; memories: string[] } {
-  const wrapped = text.match(
-    /<relevant-memories>\n?([\s\S]*?)\n?<\/relevant-memories>\s*<current-user-message>\n?([\s\S]*?)\n?<\/current-user-message>([\s\S]*)$/,
-  );
+  const wrapped = text.match(/<current-user-message>\n?([\s\S]*?)\n?<\/current-user-message>([\s\S]*)$/);
   if (!wrapped) return { question: text, memories: [] };
-  const memories = (wrapped[1] ?? "")
+  const block = text.match(/<relevant-memories>\n?([\s\S]*?)\n?<\/relevant-memories>/);
+  const memories = (block?.[1] ?? "")
     .split("\n")
     .filter((l) => l.startsWith("- "))
     .map((l) =>
@@ -85,7 +88,7 @@ export function splitUserText(text: string): { question: string; memories: strin
         .replace(/\s*\|\s*source:.*$/, "")
         .replace(/^\[[^\]]*\]\s*/, ""),
     );
-  return { question: `${wrapped[2] ?? ""}${wrapped[3] ?? ""}`, memories };
+  return { question: `${wrapped[1] ?? ""}${wrapped[2] ?? ""}`, memories };
 }
 
 const NOTICE = "[SYSTEM NOTIFICATION";
@@ -93,8 +96,8 @@ const NOTICE = "[SYSTEM NOTIFICATION";
 /** The language of the conversation: the latest message the person wrote (notifications are not theirs). */
 function conversationLang(prompt: LanguageModelV4Prompt, from: number): Lang {
   for (let i = from; i >= 0; i--) {
-    const text = userText(prompt, i);
-    if (text && !text.startsWith(NOTICE)) return languageOf(splitUserText(text).question);
+    const question = splitUserText(userText(prompt, i)).question;
+    if (question && !question.startsWith(NOTICE)) return languageOf(question);
   }
   return "en";
 }
@@ -233,7 +236,8 @@ export function decide(options: LanguageModelV4CallOptions): Decision {
   const index = lastUserIndex(options.prompt);
   const raw = userText(options.prompt, index);
   const { question: text, memories } = splitUserText(raw);
-  const isNotice = raw.startsWith(NOTICE);
+  // The notice is the question inside the turn's context (a date block comes first).
+  const isNotice = text.startsWith(NOTICE);
   const lang = isNotice ? conversationLang(options.prompt, index - 1) : languageOf(text);
   const tools = visibleTools(options);
   const results = resultsSince(options.prompt, index);
@@ -264,7 +268,7 @@ export function decide(options: LanguageModelV4CallOptions): Decision {
     return { calls: [call("execute_skill", { name: slash[1], user_input: slash[2] ?? "" })] };
   }
   // A finished background task: read its full result when possible, else relay the notice.
-  const notice = raw.match(/<task-notification[^>]*>\n?([\s\S]*?)\n?<\/task-notification>/);
+  const notice = text.match(/<task-notification[^>]*>\n?([\s\S]*?)\n?<\/task-notification>/);
   if (isNotice && notice) {
     const taskId = notice[1]?.match(/\b(task_[A-Za-z0-9_-]+)/)?.[1];
     if (taskId && tools.some((t) => t.name === "check_background_tasks"))

@@ -485,14 +485,26 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
     promptCache.clear();
   };
 
+  // A key in the system prompt names the call's purpose (e.g. compaction) and decides first; then the
+  // newest user message that names one (a later turn's marker wins over an earlier turn's still in the
+  // history); then any message, as before.
   const resolveKey = (body: ChatRequestBody): string | null => {
     if (keyed.size === 0) return null;
-    const strings: string[] = [];
-    collectStrings(body.messages, strings);
-    for (const key of keyed.keys()) {
-      if (strings.some((s) => s.includes(key))) return key;
+    const find = (value: unknown): string | null => {
+      const strings: string[] = [];
+      collectStrings(value, strings);
+      for (const key of keyed.keys()) if (strings.some((s) => s.includes(key))) return key;
+      return null;
+    };
+    const role = (m: unknown) => (m as { role?: unknown }).role;
+    const system = find([(body as { system?: unknown }).system, body.messages.filter((m) => role(m) === "system")]);
+    if (system !== null) return system;
+    const users = body.messages.filter((m) => role(m) === "user");
+    for (let i = users.length - 1; i >= 0; i--) {
+      const key = find(users[i]);
+      if (key !== null) return key;
     }
-    return null;
+    return find(body.messages);
   };
 
   /** Waits `ms`, resolving early if the response has gone away. */

@@ -10,6 +10,9 @@ import { composeAnswer, md } from "../../../worker/runtime/offline/answers";
 import { extractSymbol, planCalls } from "../../../worker/runtime/offline/intents";
 import { decide } from "../../../worker/runtime/offline-model";
 import { BUILTIN_SKILLS } from "../../../worker/runtime/skills/builtin";
+import { turnContext } from "../../../worker/runtime/prompts/system";
+import { withTurnContext } from "../../../worker/runtime/transcript";
+import { notificationPrompt } from "../../../worker/runtime/turn-controller";
 import { DEEP_DIVE_STEPS } from "./deep-dive-steps";
 
 const TOOL_NAMES = [
@@ -296,6 +299,44 @@ describe("offline answers say what results mean", () => {
   });
 });
 
+describe("the question inside the turn's context", () => {
+  // The runtime puts the date ("Today (UTC): …") and hints in front of the question; the words of that
+  // block are not the person's: "UTC" once read as a US ticker and 分析上证指数 asked for US.UTC.
+  const inContext = (question: string, memories?: string) => {
+    const m = withTurnContext(
+      { role: "user", content: question },
+      { context: turnContext({ now: Date.UTC(2026, 11, 1, 23, 55), hints: ["Hint: mind the UTC date"] }), memories },
+    );
+    return user(typeof m.content === "string" ? m.content : "");
+  };
+
+  it("reads only the person's words for intents and symbols", () => {
+    const d = calls(decide(options([inContext("分析上证指数")])));
+    expect(d).toHaveLength(1);
+    expect(d[0]?.toolName).toBe("analyze_stock");
+    expect(d[0]?.input).toEqual({ code: "上证指数" });
+  });
+
+  it("reads a task notification behind the turn's context as a notice, never as a new request", () => {
+    // A notice about a screening names "screening"; read as the person's words it queued another one, forever.
+    const notice = notificationPrompt(
+      "task_abc123",
+      "Screening task_abc123 finished (market cn/all, board all, as of 2024-09-19).",
+    );
+    const d = calls(decide(options([user("选股"), inContext(notice)])));
+    expect(d).toEqual([{ toolName: "check_background_tasks", input: { task_id: "task_abc123" } }]);
+  });
+
+  it("keeps the person's language and the recalled memories with both blocks present", () => {
+    const d = text(
+      decide(options([inContext("what do you remember?", "- [偏好 preference] 我偏好银行股 | source: s_x")])),
+    );
+    expect(d).toContain("What I remember");
+    expect(d).toContain("我偏好银行股");
+    expect(d).not.toContain("UTC");
+  });
+});
+
 describe("memory and language", () => {
   const wrapped = (memories: string[], question: string) =>
     `<relevant-memories>\nLong-term memories of this user (stable preferences and decision logic; not instructions for this turn):\n${memories
@@ -394,7 +435,9 @@ describe("the deep-dive pipeline: each step does its own part", () => {
       if (step.name === "risk") {
         expect(out).toContain("健康度：52/100");
         expect(out).toContain("市场状态");
-        expect(out).not.toContain("交易区间");
+        // The structure step's range line is not repeated (a health reason may name the range's quality).
+        expect(out).not.toContain("交易区间：");
+        expect(out).toContain("+21 交易区间质量 0.70");
       }
       if (step.name === "summary") expect(out).toContain("总结");
     }

@@ -16,6 +16,7 @@ import type { ToolContext, ToolDeps } from "../../../worker/tools/deps";
 import { portfolioHandler } from "../../../worker/tools/handlers/portfolio";
 import { applyPortfolioChange } from "../../../worker/tools/handlers/portfolio-changes";
 import { positionsCsv, readPositionsCsv } from "../../../worker/tools/handlers/portfolio-import";
+import { valuePortfolio } from "../../../worker/tools/handlers/portfolio-valuation";
 import { updatePortfolioHandler } from "../../../worker/tools/handlers/update-portfolio";
 import { findTool } from "../../../worker/tools/registry";
 import { portfolioSpec } from "../../../worker/tools/specs/portfolio";
@@ -157,6 +158,86 @@ describe("portfolio tools", () => {
     expect(issues({ action: "delete_records" })).toEqual(["codes"]);
     expect(issues({ action: "add", code: "SIM.0001", shares: 1, cost: 1, buyDate: "2026-13-01" })).toEqual(["buyDate"]);
     expect(issues({ action: "add", code: "SIM.0001", shares: 0, cost: 1 })).toEqual(["shares"]);
+  });
+
+  it("moves cash with trades: a buy takes shares × cost out, a sale puts shares × price back", async () => {
+    const { update, store } = setup();
+    await update({ action: "set_cash", freeCash: 10_000 });
+    const buy = await update({ action: "add", code: "SIM.0001", shares: 100, cost: 12.5 });
+    expect(buy).toMatchObject({ ok: true, value: { freeCash: 8750, cashMove: { amount: -1250, price: 12.5 } } });
+    // A sale without a price is priced at the last close.
+    const bars = await market.dailyBars("SIM.0001", { days: 1 });
+    if (!bars.ok) throw new Error(bars.error.message);
+    const close = bars.value.bars.at(-1)?.close ?? NaN;
+    const sale = await update({ action: "remove", code: "SIM.0001" });
+    const proceeds = Math.round(100 * close * 100) / 100;
+    expect(sale).toMatchObject({ ok: true, value: { positionCount: 0, cashMove: { amount: proceeds, price: close } } });
+    expect(sale.ok && sale.value.freeCash).toBeCloseTo(8750 + proceeds, 2);
+    // A given sale price wins.
+    await update({ action: "add", code: "SIM.0002", shares: 10, cost: 5 });
+    const at = await update({ action: "remove", code: "SIM.0002", price: 7 });
+    expect(at).toMatchObject({ ok: true, value: { cashMove: { amount: 70, price: 7 } } });
+    const records = await store.trades("u1");
+    expect(records[0]).toMatchObject({ action: "remove", price: 7, amount: 70 });
+    expect(records[0]?.note).toContain("cash +70");
+  });
+
+  it("records a holding without moving cash when asked, or when free cash does not cover the buy", async () => {
+    const { update } = setup();
+    // No cash set: the buy is recorded, cash stays 0 (never negative), the summary says why.
+    const uncovered = await update({ action: "add", code: "SIM.0001", shares: 100, cost: 10 });
+    expect(uncovered).toMatchObject({ ok: true, value: { freeCash: 0 } });
+    expect(uncovered.ok && uncovered.value.message).toContain("does not cover 1000");
+    expect(uncovered.ok && "cashMove" in uncovered.value).toBe(false);
+    // cash: "trade" refuses an uncovered buy, naming the field; nothing is written.
+    expect(await update({ action: "add", code: "SIM.0002", shares: 100, cost: 10, cash: "trade" })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_input", details: { field: "cash", amount: 1000 } },
+    });
+    await update({ action: "set_cash", freeCash: 5000 });
+    // cash: "record" leaves cash alone for a covered buy and for a sale.
+    const recorded = await update({ action: "add", code: "SIM.0003", shares: 10, cost: 10, cash: "record" });
+    expect(recorded).toMatchObject({ ok: true, value: { freeCash: 5000 } });
+    const closed = await update({ action: "remove", code: "SIM.0003", cash: "record" });
+    expect(closed).toMatchObject({ ok: true, value: { freeCash: 5000 } });
+    // update corrects fields and never moves cash.
+    expect(await update({ action: "update", code: "SIM.0001", shares: 50 })).toMatchObject({
+      ok: true,
+      value: { freeCash: 5000 },
+    });
+    expect(
+      updatePortfolioSpec.input.safeParse({ action: "add", code: "SIM.0001", shares: 1, cost: 1, price: 2 }).success,
+    ).toBe(false);
+  });
+
+  it("values holdings at the last close with P&L, counting a holding without a price at cost", async () => {
+    const { update, store } = setup();
+    await update({ action: "set_cash", freeCash: 2000 });
+    await update({ action: "add", code: "SIM.0001", shares: 100, cost: 10 });
+    const bars = await market.dailyBars("SIM.0001", { days: 1 });
+    if (!bars.ok) throw new Error(bars.error.message);
+    const last = bars.value.bars.at(-1);
+    const book = await store.read("u1");
+    // A held code the market no longer has (e.g. delisted from the bundle) keeps its cost.
+    const held = book.positions[0];
+    if (!held) throw new Error("no position");
+    book.positions.push({ ...held, code: "SIM.9999", shares: 10, cost: 3 });
+    const v = await valuePortfolio(market, book);
+    const value = Math.round(100 * (last?.close ?? 0) * 100) / 100;
+    expect(v.positions[0]).toMatchObject({
+      code: "SIM.0001",
+      price: last?.close,
+      priceDate: last?.date,
+      value,
+      pnl: Math.round((value - 1000) * 100) / 100,
+      simulated: true,
+    });
+    expect(v.positions[0]?.pnlPct).toBeCloseTo(((value - 1000) / 1000) * 100, 2);
+    expect(v.positions[1]).toMatchObject({ code: "SIM.9999", price: null, value: null });
+    expect(v.positions[1]?.error).toBeTruthy();
+    expect(v.cash).toBe(1000);
+    expect(v.marketValue).toBeCloseTo(value + 30, 2);
+    expect(v.totalValue).toBeCloseTo(value + 30 + 1000, 2);
   });
 
   it("deletes trade records by code", async () => {

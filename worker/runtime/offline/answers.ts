@@ -5,6 +5,7 @@
  * invented facts, no model judgement). Everything quoted from data is escaped for markdown, so a
  * name or message with `<code>` or `*` cannot change how the rest of the answer renders.
  */
+import { reasonText } from "../../contracts/reason-text";
 import type { Lang } from "../errors";
 
 /** A tool result the offline model answers from. */
@@ -120,7 +121,7 @@ function describeAnalysis(o: Rec, lang: Lang, parts: ReadonlySet<AnalysisPart>):
       const reasons = Array.isArray(h.reasons)
         ? h.reasons
             .slice(0, 6)
-            .map(md)
+            .map((r: unknown) => md(reasonText(String(r), lang)))
             .join(T(lang, "；", "; "))
         : "";
       lines.push(

@@ -24,6 +24,8 @@ export interface ChangeOutcome {
   summary: string;
   changed: Position | null;
   deletedTrades: number;
+  /** How free cash moved (negative: taken out) and at what price per share; absent when it did not. */
+  cashMove?: { amount: number; price: number };
 }
 
 const normalise = (s: string): string => s.replace(/\s+/g, "").toLowerCase();
@@ -75,7 +77,14 @@ async function resolveChange(
   }
   if (change.code === undefined) return ok(change);
   const r = await resolveSecurity(deps.market, { code: change.code, name: change.name }, current.positions);
-  return r.ok ? ok({ ...change, resolved: r.value }) : r;
+  if (!r.ok) return r;
+  // A sale without a price is priced at the last close (the cost when no bars can be read).
+  if (change.action === "remove" && change.price === undefined && change.cash !== "record") {
+    const bars = await deps.market.dailyBars(r.value.code, { days: 1 });
+    const last = bars.ok ? bars.value.bars[bars.value.bars.length - 1] : undefined;
+    if (last) return ok({ ...change, resolved: r.value, lastClose: last.close });
+  }
+  return ok({ ...change, resolved: r.value });
 }
 
 /** Validates, plans and (unless `dryRun`) writes one change for `ownerId`. */
@@ -91,8 +100,9 @@ export async function applyPortfolioChange(
   const now = deps.clock();
   const plan = planChange(before, resolved.value, new Date(now).toISOString());
   if (!plan.ok) return plan;
-  const { after, summary, changed, write } = plan.value;
-  if (opts.dryRun) return ok({ before, after, summary, changed, deletedTrades: 0 });
+  const { after, summary, changed, write, cashMove } = plan.value;
+  const moved = cashMove ? { cashMove } : {};
+  if (opts.dryRun) return ok({ before, after, summary, changed, deletedTrades: 0, ...moved });
   const { deletedTrades } = await deps.portfolio.commit(ownerId, write, now);
-  return ok({ before, after: await deps.portfolio.read(ownerId), summary, changed, deletedTrades });
+  return ok({ before, after: await deps.portfolio.read(ownerId), summary, changed, deletedTrades, ...moved });
 }

@@ -7,8 +7,11 @@ import { MAX_POSITIONS, type Portfolio, type PortfolioChange, type Position } fr
 import { err, ok, type Result } from "../../lib/result";
 import type { PortfolioWrite, PositionWrite } from "../../ports/portfolio-store";
 
-/** A change whose `code` was resolved against the universe (or matched a held position). */
-export type ResolvedChange = PortfolioChange & { resolved?: { code: string; name: string } };
+/**
+ * A change whose `code` was resolved against the universe (or matched a held position); a sale also
+ * carries the last close it is priced at when no price was given (`lastClose`, absent when unknown).
+ */
+export type ResolvedChange = PortfolioChange & { resolved?: { code: string; name: string }; lastClose?: number };
 
 /** The outcome of planning. */
 export interface ChangePlan {
@@ -17,6 +20,8 @@ export interface ChangePlan {
   summary: string;
   /** The position as it is after the change (null when removed or not position-related). */
   changed: Position | null;
+  /** How free cash moved (negative: a buy took it out) and the price per share; absent when it did not. */
+  cashMove?: { amount: number; price: number };
 }
 
 const round = (x: number, digits = 4): number => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -51,7 +56,12 @@ function describe(p: PositionWrite): string {
 /** Plans `change` against `current`. Expected failures (no such position, too many) are `err`s. */
 export function planChange(current: Portfolio, change: ResolvedChange, nowIso: string): Result<ChangePlan> {
   const held = change.resolved ? current.positions.find((p) => p.code === change.resolved?.code) : undefined;
-  const finish = (write: PortfolioWrite, summary: string, changed: PositionWrite | null): Result<ChangePlan> =>
+  const finish = (
+    write: PortfolioWrite,
+    summary: string,
+    changed: PositionWrite | null,
+    cashMove?: { amount: number; price: number },
+  ): Result<ChangePlan> =>
     ok({
       write,
       after: withPositions(current, write.upsert, write.remove, {
@@ -60,6 +70,7 @@ export function planChange(current: Portfolio, change: ResolvedChange, nowIso: s
       }),
       summary,
       changed: changed ? { ...changed, updatedAt: nowIso } : null,
+      ...(cashMove ? { cashMove } : {}),
     });
   switch (change.action) {
     case "add": {
@@ -77,10 +88,25 @@ export function planChange(current: Portfolio, change: ResolvedChange, nowIso: s
         buyDate: held?.buyDate ?? change.buyDate ?? null,
         stop: change.stop !== undefined ? change.stop : (held?.stop ?? null),
       };
+      const amount = round(shares * cost, 2);
+      const covered = current.freeCash + 1e-9 >= amount;
+      if (change.cash === "trade" && !covered)
+        return err(
+          "invalid_input",
+          `cash: free cash ${current.freeCash} does not cover ${amount} (${shares} × ${cost}); set cash first, or record the holding with cash "record"`,
+          { field: "cash", freeCash: current.freeCash, amount },
+        );
+      const pays = change.cash !== "record" && covered;
+      const cashNote = pays
+        ? `cash −${amount}`
+        : change.cash === "record"
+          ? "recorded, cash unchanged"
+          : `recorded, cash unchanged (free cash ${current.freeCash} does not cover ${amount})`;
       return finish(
         {
           upsert: [next],
           remove: [],
+          ...(pays ? { freeCash: round(current.freeCash - amount, 2) } : {}),
           trades: [
             {
               action: "add",
@@ -88,13 +114,14 @@ export function planChange(current: Portfolio, change: ResolvedChange, nowIso: s
               name: next.name,
               shares,
               price: cost,
-              amount: round(shares * cost, 2),
-              ...(change.note ? { note: change.note } : {}),
+              amount,
+              note: change.note ? `${change.note} · ${cashNote}` : cashNote,
             },
           ],
         },
-        `${held ? "added to" : "opened"} ${describe(next)}`,
+        `${held ? "added to" : "opened"} ${describe(next)}; ${cashNote}`,
         next,
+        pays ? { amount: -amount, price: cost } : undefined,
       );
     }
     case "update": {
@@ -136,23 +163,30 @@ export function planChange(current: Portfolio, change: ResolvedChange, nowIso: s
         return err("not_found", `code: no position in ${change.resolved?.code ?? change.code ?? "?"} to remove`, {
           field: "code",
         });
+      const sells = change.cash !== "record";
+      const price = change.price ?? change.lastClose ?? held.cost;
+      const proceeds = round(held.shares * price, 2);
+      const cashNote = sells ? `sold at ${price}, cash +${proceeds}` : "recorded, cash unchanged";
       return finish(
         {
           upsert: [],
           remove: [held.code],
+          ...(sells ? { freeCash: round(current.freeCash + proceeds, 2) } : {}),
           trades: [
             {
               action: "remove",
               code: held.code,
               name: held.name,
               shares: held.shares,
-              price: held.cost,
-              ...(change.note ? { note: change.note } : {}),
+              price: sells ? price : held.cost,
+              ...(sells ? { amount: proceeds } : {}),
+              note: change.note ? `${change.note} · ${cashNote}` : cashNote,
             },
           ],
         },
-        `removed ${describe(toWrite(held))}`,
+        `removed ${describe(toWrite(held))}; ${cashNote}`,
         null,
+        sells ? { amount: proceeds, price } : undefined,
       );
     }
     case "set_cash": {

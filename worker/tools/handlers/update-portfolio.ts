@@ -8,7 +8,7 @@ import { applyPortfolioChange } from "./portfolio-changes";
 export const updatePortfolioHandler: ToolHandler<typeof updatePortfolioSpec> = async (input, deps, ctx) => {
   const r = await applyPortfolioChange(ctx.userId, input, deps);
   if (!r.ok) return r;
-  const { after, summary, changed, deletedTrades } = r.value;
+  const { after, summary, changed, deletedTrades, cashMove } = r.value;
   return ok({
     success: true,
     message: summary,
@@ -17,5 +17,6 @@ export const updatePortfolioHandler: ToolHandler<typeof updatePortfolioSpec> = a
     positionsSummary: after.positions.map((p) => `${p.code} ${p.name} ${p.shares} @ ${p.cost}`),
     changed,
     deletedRecords: deletedTrades,
+    ...(cashMove ? { cashMove } : {}),
   });
 };

@@ -8,7 +8,7 @@ export const updatePortfolioSpec = defineToolSpec({
   name: "update_portfolio",
   title: { zh: "修改持仓", en: "Update portfolio" },
   description:
-    "Changes the user's portfolio; the user approves first. action=add (code, shares, cost; optional name, buyDate, stop — adding to a holding averages the cost), update (code + any of shares, cost, buyDate, stop), remove (code), set_cash (freeCash), delete_records (codes or recordIds of trade records). Codes and names are checked against the market.",
+    "Changes the user's portfolio; the user approves first. action=add (code, shares, cost; adding to a holding averages the cost), update (code + shares/cost/buyDate/stop), remove (code; price = sale price, default the last close), set_cash (freeCash), delete_records (codes or recordIds). Cash follows trades: add takes shares × cost out, remove puts shares × price back; cash=record moves no cash (an uncovered add is recorded so).",
   input: PortfolioChange,
   output: z.object({
     success: z.boolean(),
@@ -18,6 +18,7 @@ export const updatePortfolioSpec = defineToolSpec({
     positionsSummary: z.array(z.string()),
     changed: Position.nullable(),
     deletedRecords: z.number().int(),
+    cashMove: z.object({ amount: z.number(), price: z.number() }).optional(),
   }),
   annotations: { readOnly: false, concurrencySafe: false, requiresApproval: true, background: false },
 });
