@@ -166,15 +166,16 @@ describe("reading room, the desk", () => {
   }
 
   it("4 and 6 (zh): one health score for a symbol in the chat card, on its chart page and in the portfolio check; reasons in Chinese", async () => {
+    // SZ.000151, not SH.600000: offline-answers.test.ts holds 600000 in the same app's portfolio and checks its figures.
     await api(offlineUrl, "/api/portfolio/changes", {
       action: "add",
-      code: "SH.600000",
+      code: "SZ.000151",
       shares: 100,
       cost: 8,
       cash: "record",
     });
     const page = await open(offlineUrl, { lang: "zh" });
-    await startChat(page, "分析 600000");
+    await startChat(page, "分析 SZ.000151");
     const card = page.locator('[data-testid="tool-card"][data-tool="analyze_stock"]');
     await expect.poll(() => card.getAttribute("data-phase"), { timeout: 30_000 }).toBe("done");
     const cardHealth = card.getByTestId("health-score");
@@ -186,7 +187,7 @@ describe("reading room, the desk", () => {
     for (const r of reasons) expect(r).toMatch(/[\u4e00-\u9fff]/);
     await snap(page, "chat-analysis-zh");
     // The chart page: the same score and grade.
-    await page.goto(`${offlineUrl}/analysis/SH.600000`);
+    await page.goto(`${offlineUrl}/analysis/SZ.000151`);
     const pageHealth = page.getByTestId("health-score");
     await pageHealth.waitFor();
     expect([await pageHealth.getAttribute("data-score"), await pageHealth.getAttribute("data-grade")]).toEqual([

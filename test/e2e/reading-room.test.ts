@@ -31,7 +31,8 @@ describe("reading room (offline model)", () => {
     await page.getByRole("button", { name: "中文" }).click();
     await expect.poll(() => page.getByTestId("composer").getAttribute("placeholder")).toContain("分析");
     await shot(page, "home-zh");
-    await page.getByRole("button", { name: "EN" }).click();
+    // exact: a session titled "screen the market" has buttons whose names contain "en"
+    await page.getByRole("button", { name: "EN", exact: true }).click();
     await page.getByTestId("offline-banner").getByRole("button", { name: "Dismiss" }).click();
     expect(await page.getByTestId("offline-banner").count()).toBe(0);
     expect(page.errors).toEqual([]);

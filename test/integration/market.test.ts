@@ -51,7 +51,8 @@ async function fixtures(...list: Fixture[]): Promise<void> {
 
 async function requests(pathPart: string): Promise<RecordedUpstreamRequest[]> {
   const all = (await (await fetch(`${upstream}/__requests`)).json()) as RecordedUpstreamRequest[];
-  return all.filter((r) => r.path.includes(pathPart));
+  // Exact paths: the market-sync test serves its own market under a `/sync` prefix on the same upstream.
+  return all.filter((r) => r.path === pathPart);
 }
 
 async function errorOf(res: Response): Promise<{ code: string; message: string; details?: Record<string, unknown> }> {
