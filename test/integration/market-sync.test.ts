@@ -26,6 +26,7 @@ import { D1MarketCache } from "../../worker/storage/market-cache-repo";
 import { D1SyncStore } from "../../worker/storage/market-sync-repo";
 import { tasks as tasksTable } from "../../worker/storage/schema";
 import { fakeBars, fakeStocks, type FakeMarketSpec } from "../support/fake-upstream/fake-market";
+import { newRun } from "../../worker/background/market-sync/sync-jobs";
 import { syncQueueDriver } from "./market-sync-driver";
 import { testEnv } from "./test-env";
 
@@ -342,25 +343,8 @@ describe("market sync over a whole fake market (real D1)", () => {
     const next = { ...last, date: "2026-12-02", close: last.close, volume: last.volume + 100 };
     const runId = `sync_realqueue${Date.now()}`;
     const now = Date.now();
-    await store.createRun({
-      id: runId,
-      market: "CN",
-      status: "running",
-      asOf: "2026-12-02",
-      universe: 1,
-      delisted: 0,
-      batchesTotal: 0,
-      batchesDone: 0,
-      appended: 0,
-      fetched: 0,
-      skipped: 0,
-      failed: 0,
-      requests: 0,
-      listRequests: 0,
-      error: null,
-      startedAt: now + 1, // newer than the runs above, so it is the latest
-      finishedAt: null,
-    });
+    // Newer than the runs above, so it is the latest.
+    await store.createRun(newRun(runId, "CN", now + 1));
     await store.updateRun(runId, { batchesTotal: 1 });
     await store.addBatches(runId, [{ batch: 0, mode: "append", items: [{ id, bar: next }] }], Date.now());
     await testEnv.MARKET_SYNC_QUEUE.send({ kind: "sync.batch", runId, batch: 0 });

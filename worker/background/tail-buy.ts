@@ -26,7 +26,7 @@ const INTERVAL = 5;
 /** What the job needs. */
 export interface TailBuyDeps {
   history: HistoryReader & HistoryWriter;
-  market: Pick<MarketData, "minuteBars" | "dailyBars">;
+  market: MarketData;
   now: () => number;
   log: Logger;
 }
@@ -62,7 +62,7 @@ export async function runTailBuy(d: TailBuyDeps): Promise<number> {
       // market's path is built from its latest daily bar, whatever its date.
       if (!m || m.bars < 3 || (!simulated && m.session !== today)) continue;
       const sessionBars = r.value.bars.filter((b) => b.time.startsWith(m.session));
-      const support = await supportBefore(d.market as MarketData, r.value.symbol, m.session);
+      const support = await supportBefore(d.market, r.value.symbol, m.session);
       const reading = classifyRescue(sessionBars, support.level);
       if (!reading) continue;
       const decision = tailBuyDecision(reading.classification, m.strength, m.vsVwapPct);

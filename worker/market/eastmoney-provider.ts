@@ -13,8 +13,23 @@ import { parseEastmoneySearch } from "./parse/eastmoney-search";
 import { eastmoneyHosts } from "./provider-hosts";
 
 /** Snapshot filter per market: all A-shares including Beijing (efinance FS_DICT). */
-export const A_SHARE_FS = "m:0 t:6,m:0 t:80,m:1 t:2,m:1 t:23,m:0 t:81 s:2048";
+const A_SHARE_FS = "m:0 t:6,m:0 t:80,m:1 t:2,m:1 t:23,m:0 t:81 s:2048";
 const CLIST_FIELDS = "f2,f3,f4,f5,f6,f8,f12,f13,f14,f15,f16,f17,f18,f20";
+
+/** The query of one clist page of every A-share, sorted by code so pages are stable (DOMAIN.md §2.2). */
+export function clistQuery(page: number, fields: string): URLSearchParams {
+  return new URLSearchParams({
+    pn: String(page),
+    pz: String(EASTMONEY_PAGE_SIZE),
+    po: "1",
+    np: "1",
+    fltt: "2",
+    invt: "2",
+    fid: "f12",
+    fs: A_SHARE_FS,
+    fields,
+  });
+}
 
 /** The secid of a CN symbol (`1.600519`, `0.000001`, `1.000001` for the SSE Composite). */
 export function eastmoneySecid(symbol: SymbolInfo): string {
@@ -81,17 +96,7 @@ export function createEastmoneyProvider(o: { baseURL: string; http: HttpClient }
     },
     async snapshotPage(market: MarketCode, page: number) {
       if (market !== "CN") return err("not_found", `eastmoney snapshot covers CN only, not ${market}`);
-      const q = new URLSearchParams({
-        pn: String(page),
-        pz: String(EASTMONEY_PAGE_SIZE),
-        po: "1",
-        np: "1",
-        fltt: "2",
-        invt: "2",
-        fid: "f12",
-        fs: A_SHARE_FS,
-        fields: CLIST_FIELDS,
-      });
+      const q = clistQuery(page, CLIST_FIELDS);
       const res = await o.http.get(`${hosts.clist}/api/qt/clist/get?${q}`);
       if (!res.ok) return res;
       if (res.value.status === 404) return err("upstream_unavailable", "eastmoney snapshot endpoint not found");

@@ -14,7 +14,7 @@ import type { Logger } from "../../lib/log";
 import type { MarketData } from "../../ports/market-data";
 import type { BatchOutcome, SyncRun, SyncStore, UniverseFeed, UniverseRow } from "../../ports/market-sync";
 import { PermanentError as SyncPermanent, RetryableError as SyncRetry } from "../queue-consumer";
-import { MIN_SYNC_BARS, planBatches, planSync } from "./plan";
+import { listTradeDate, MIN_SYNC_BARS, planBatches, planSync } from "./plan";
 
 /** The CN indices every run keeps current (regime, breadth, relative strength, backtest benchmark). */
 export const SYNC_INDICES = ["SH.000001", "SZ.399001", "SZ.399006", "SH.000300"] as const;
@@ -100,6 +100,29 @@ async function finishIfComplete(d: SyncDeps, run: SyncRun | null): Promise<void>
   }
 }
 
+/** A run just opened: running, nothing counted yet. */
+export function newRun(id: string, market: "CN" | "US", startedAt: number): SyncRun {
+  return {
+    id,
+    market,
+    status: "running",
+    asOf: null,
+    universe: 0,
+    delisted: 0,
+    batchesTotal: 0,
+    batchesDone: 0,
+    appended: 0,
+    fetched: 0,
+    skipped: 0,
+    failed: 0,
+    requests: 0,
+    listRequests: 0,
+    error: null,
+    startedAt,
+    finishedAt: null,
+  };
+}
+
 /** Opens (or resumes) a run and sends its batches. Idempotent: a redelivered start resumes. */
 export async function startSync(d: SyncDeps, market: "CN" = "CN"): Promise<SyncRun> {
   let run = await d.store.runningRun(market);
@@ -112,31 +135,13 @@ export async function startSync(d: SyncDeps, market: "CN" = "CN"): Promise<SyncR
     run = null;
   }
   if (!run) {
-    const fresh: SyncRun = {
-      id: d.newId(),
-      market,
-      status: "running",
-      asOf: null,
-      universe: 0,
-      delisted: 0,
-      batchesTotal: 0,
-      batchesDone: 0,
-      appended: 0,
-      fetched: 0,
-      skipped: 0,
-      failed: 0,
-      requests: 0,
-      listRequests: 0,
-      error: null,
-      startedAt: d.now(),
-      finishedAt: null,
-    };
+    const fresh = newRun(d.newId(), market, d.now());
     await d.store.createRun(fresh);
     run = fresh;
   }
   if (run.batchesTotal === 0) {
     const list = await readList(d);
-    const seenOn = planSync(list.rows, new Map(), new Set()).tradeDate ?? isoDate(d.now());
+    const seenOn = listTradeDate(list.rows) ?? isoDate(d.now());
     await d.store.upsertUniverse(list.rows, seenOn, d.now());
     // Only a complete list may delist: a short read (provider trouble) must not empty the market.
     const complete = list.rows.length > 0 && list.rows.length >= list.total;

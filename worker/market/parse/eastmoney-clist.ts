@@ -12,7 +12,7 @@ import { toNumber } from "./numbers";
 import { cnStockExchange } from "./resolve-symbol";
 
 const Field = z.union([z.number(), z.string(), z.null()]).optional();
-export const ClistResponse = z.object({
+const ClistResponse = z.object({
   data: z
     .object({
       total: z.number(),
@@ -24,8 +24,14 @@ export const ClistResponse = z.object({
 /** Page size Eastmoney honours (it caps larger `pz` at this since 2025). */
 export const EASTMONEY_PAGE_SIZE = 100;
 
-/** Parses one clist page. An empty market (data null) is an empty page. */
-export function parseEastmoneyClist(text: string): Result<{ rows: QuoteRow[]; total: number }> {
+/** One clist row by field id, with its code and exchange read (rows without a 6-digit code are dropped). */
+export type ClistRow = Record<string, string | number | null | undefined> & {
+  code: string;
+  exchange: "SH" | "SZ" | "BJ";
+};
+
+/** Reads a clist page's envelope (`what` names the page in errors); an empty market (data null) has no rows. */
+export function readClistPage(text: string, what: string): Result<{ rows: ClistRow[]; total: number }> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -33,15 +39,26 @@ export function parseEastmoneyClist(text: string): Result<{ rows: QuoteRow[]; to
     return err("upstream_unavailable", "eastmoney answered something that is not JSON");
   }
   const parsed = ClistResponse.safeParse(json);
-  if (!parsed.success) return err("upstream_unavailable", "eastmoney snapshot response has an unexpected shape");
+  if (!parsed.success) return err("upstream_unavailable", `eastmoney ${what} response has an unexpected shape`);
   const data = parsed.data.data;
   if (data === null) return ok({ rows: [], total: 0 });
   const diff = Array.isArray(data.diff) ? data.diff : Object.values(data.diff);
-  const rows: QuoteRow[] = [];
+  const rows: ClistRow[] = [];
   for (const d of diff) {
     const code = typeof d.f12 === "string" ? d.f12 : typeof d.f12 === "number" ? String(d.f12).padStart(6, "0") : "";
     if (!/^\d{6}$/.test(code)) continue;
-    const exchange = d.f13 === 1 ? "SH" : cnStockExchange(code) === "BJ" ? "BJ" : "SZ";
+    rows.push({ ...d, code, exchange: d.f13 === 1 ? "SH" : cnStockExchange(code) === "BJ" ? "BJ" : "SZ" });
+  }
+  return ok({ rows, total: data.total });
+}
+
+/** Parses one clist page. An empty market (data null) is an empty page. */
+export function parseEastmoneyClist(text: string): Result<{ rows: QuoteRow[]; total: number }> {
+  const page = readClistPage(text, "snapshot");
+  if (!page.ok) return page;
+  const rows: QuoteRow[] = [];
+  for (const d of page.value.rows) {
+    const { code, exchange } = d;
     const lots = toNumber(d.f5);
     rows.push({
       id: `${exchange}.${code}`,
@@ -59,5 +76,5 @@ export function parseEastmoneyClist(text: string): Result<{ rows: QuoteRow[]; to
       marketCap: toNumber(d.f20),
     });
   }
-  return ok({ rows, total: data.total });
+  return ok({ rows, total: page.value.total });
 }

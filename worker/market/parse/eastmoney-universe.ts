@@ -5,11 +5,11 @@
  */
 import type { Bar } from "../../contracts/analysis";
 import type { UniverseRow } from "../../ports/market-sync";
-import { err, ok, type Result } from "../../lib/result";
-import { ClistResponse } from "./eastmoney-clist";
+import { ok, type Result } from "../../lib/result";
+import { readClistPage } from "./eastmoney-clist";
 import { EASTMONEY_LOT } from "./eastmoney-kline";
 import { isValidOhlc, toNumber } from "./numbers";
-import { cnBoard, cnStockExchange } from "./resolve-symbol";
+import { cnBoard } from "./resolve-symbol";
 
 /** The fields a universe page asks for. */
 export const UNIVERSE_FIELDS = "f2,f3,f5,f6,f12,f13,f14,f15,f16,f17,f18,f20,f21,f26,f100,f297";
@@ -25,22 +25,11 @@ export function compactDate(value: unknown): string | null {
 
 /** Parses one universe page. An empty market (data null) is an empty page. */
 export function parseEastmoneyUniverse(text: string): Result<{ rows: UniverseRow[]; total: number }> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return err("upstream_unavailable", "eastmoney answered something that is not JSON");
-  }
-  const parsed = ClistResponse.safeParse(json);
-  if (!parsed.success) return err("upstream_unavailable", "eastmoney list response has an unexpected shape");
-  const data = parsed.data.data;
-  if (data === null) return ok({ rows: [], total: 0 });
-  const diff = Array.isArray(data.diff) ? data.diff : Object.values(data.diff);
+  const page = readClistPage(text, "list");
+  if (!page.ok) return page;
   const rows: UniverseRow[] = [];
-  for (const d of diff) {
-    const code = typeof d.f12 === "string" ? d.f12 : typeof d.f12 === "number" ? String(d.f12).padStart(6, "0") : "";
-    if (!/^\d{6}$/.test(code)) continue;
-    const exchange = d.f13 === 1 ? "SH" : cnStockExchange(code) === "BJ" ? "BJ" : "SZ";
+  for (const d of page.value.rows) {
+    const { code, exchange } = d;
     const name = typeof d.f14 === "string" && d.f14.trim() !== "" ? d.f14.trim() : code;
     const tradeDate = compactDate(d.f297);
     const [open, high, low, close, lots] = [d.f17, d.f15, d.f16, d.f2, d.f5].map(toNumber);
@@ -68,5 +57,5 @@ export function parseEastmoneyUniverse(text: string): Result<{ rows: UniverseRow
       prevClose: toNumber(d.f18),
     });
   }
-  return ok({ rows, total: data.total });
+  return ok({ rows, total: page.value.total });
 }

@@ -5,7 +5,7 @@
  */
 import type { UniverseFeed } from "../../ports/market-sync";
 import { err } from "../../lib/result";
-import { A_SHARE_FS } from "../eastmoney-provider";
+import { clistQuery } from "../eastmoney-provider";
 import type { HttpClient } from "../http-client";
 import { EASTMONEY_PAGE_SIZE } from "../parse/eastmoney-clist";
 import { parseEastmoneyUniverse, UNIVERSE_FIELDS } from "../parse/eastmoney-universe";
@@ -17,17 +17,7 @@ export function createEastmoneyUniverseFeed(o: { baseURL: string; http: HttpClie
   return {
     pageSize: EASTMONEY_PAGE_SIZE,
     async page(n) {
-      const q = new URLSearchParams({
-        pn: String(n),
-        pz: String(EASTMONEY_PAGE_SIZE),
-        po: "1",
-        np: "1",
-        fltt: "2",
-        invt: "2",
-        fid: "f12",
-        fs: A_SHARE_FS,
-        fields: UNIVERSE_FIELDS,
-      });
+      const q = clistQuery(n, UNIVERSE_FIELDS);
       const res = await o.http.get(`${hosts.clist}/api/qt/clist/get?${q}`);
       if (!res.ok) return res;
       if (res.value.status === 404) return err("upstream_unavailable", "eastmoney list endpoint not found");
