@@ -72,7 +72,14 @@ function universe(days: number) {
   return { symbols, bars, index };
 }
 
-const SIM: Universe = { code: "SIM", engineMarket: "CN", index: "SIM.IDX1", smallCap: null, simulated: true };
+const SIM: Universe = {
+  code: "SIM",
+  engineMarket: "CN",
+  index: "SIM.IDX1",
+  smallCap: null,
+  simulated: true,
+  synced: false,
+};
 
 function cpuMs(start: NodeJS.CpuUsage): number {
   const u = process.cpuUsage(start);

@@ -22,7 +22,7 @@ import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { backtestNotification } from "./run-summaries";
 import { coordinatorOf } from "./screen-jobs";
-import { universeCoverage } from "./market-sync/sync-gate";
+import { inUniverse, universeCoverage } from "./market-sync/sync-gate";
 import { boardFilter, universeFor } from "./universe";
 import { withBenchmark } from "./backtest-extras";
 
@@ -72,9 +72,9 @@ export async function runBacktestJob(d: BackgroundDeps, rec: TaskRecord): Promis
   const input = parseInput(rec);
   const u = universeFor(d.config.marketData, input.market);
   // A whole-market backtest needs the synced market; one named symbol needs only its own bars.
-  const gate = input.symbol ? { coverage: null } : await universeCoverage(d.sync, u);
+  const gate = input.symbol ? { coverage: null, members: null } : await universeCoverage(d.sync, u);
   if ("refused" in gate) throw new PermanentError(gate.refused);
-  const symbols = backtestSymbols(await d.cache.listSymbols(u.code, "stock"), input);
+  const symbols = backtestSymbols(inUniverse(gate, await d.cache.listSymbols(u.code, "stock")), input);
   const planned = await replayPlan(d, input);
   if (!planned) return runInOneCall(d, rec, input);
   const plan = gate.coverage ? { ...planned, notes: [`Coverage: ${gate.coverage.statement} (market sync).`] } : planned;
