@@ -107,15 +107,36 @@ if (run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", out, "--metafile", 
   if (anthropic === 0) failures.push("the worker bundle has no @ai-sdk/anthropic");
 } else failures.push("wrangler deploy --dry-run");
 
-const rows = metrics.map((m) => ({
-  id: m.id,
-  value: `${m.value} ${m.unit}`,
-  goal: m.goal === undefined ? "" : `≤ ${m.goal} ${m.unit}`,
-  vsGoal: m.goal === undefined ? "" : `${(m.value / m.goal).toFixed(2)}×`,
-  ratio: m.ratio === undefined ? "" : m.ratio.toFixed(3),
-}));
+// The table: one row per figure — median (the headline), mean and p90 for per-call figures, the
+// goal and how far from it, the growth against the figure's smallest size — then one line per
+// figure saying exactly what its clock spans.
+const fmt = (x) => (x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toPrecision(4).replace(/\.?0+$/, ""));
+const columns = ["id", "median/value", "mean", "p90", "n", "unit", "goal", "vs goal", "growth"];
+const rows = metrics.map((m) => [
+  m.id,
+  fmt(m.value),
+  fmt(m.mean),
+  fmt(m.p90),
+  m.n === undefined ? "" : String(m.n),
+  m.unit,
+  m.goal === undefined ? "" : `≤ ${m.goal}`,
+  m.goal === undefined ? "" : `${(m.value / m.goal).toFixed(2)}×`,
+  m.growth
+    ? `${m.growth.ratio.toFixed(2)}× vs ${m.growth.vs}`
+    : m.ratio === undefined
+      ? ""
+      : `ratio ${m.ratio.toFixed(3)}`,
+]);
+const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i].length)));
+const line = (cells) =>
+  `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
 console.log("");
-console.table(rows);
+console.log(line(columns));
+console.log(`|${widths.map((w, i) => (i === 0 ? ":" : "-").padEnd(w + 1, "-") + (i === 0 ? "-" : ":")).join("|")}|`);
+for (const r of rows) console.log(line(r));
+console.log("");
+console.log("What each figure times:");
+for (const m of metrics) console.log(`- ${m.id}: ${m.timed ?? m.name}`);
 const resultsFile = path.join(root, "bench", "results.json");
 // Other figures (e.g. `truth` from `npm run truth`) live in the same file: keep them.
 // Read-modify-write: figures measured elsewhere (`npm run soak`'s, `truth`) are kept; ours replace theirs by id.
