@@ -3,7 +3,8 @@
  * PS / PSY, and the automatic reaction (AR). A climax is confirmed by the first close that has
  * rallied (fallen) the AR minimum off its extreme; AR by a 3-bar hold or a 1-ATR pullback.
  */
-import { at, medianOf } from "./numeric";
+import { at } from "./numeric";
+import { medianFast } from "./rolling";
 import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
 import type { PendingClimax, RawEvent, ScanContext, Structure } from "./structure-types";
 
@@ -48,7 +49,7 @@ function medianAtMost(values: ArrayLike<number>, from: number, to: number, x: nu
   const highMid = n >> 1;
   if (le <= lowMid) return false; // the lower middle value is above x
   if (le > highMid) return true; // both middle values are at most x
-  return medianOf(values, from, to) <= x;
+  return medianFast(values, from, to) <= x;
 }
 
 /** Share of the values in [from, to] strictly below x. */
@@ -116,7 +117,7 @@ export function clusterClimax(
   if (!acc && !(pct >= p.clusterVolPct)) return null;
   const b0 = Math.max(0, c0 - p.clusterBaseBars);
   if (!(acc && pct >= p.clusterVolPct) && !medianAtMost(s.volume, b0, c0, vmax / p.clusterVolRatio)) return null;
-  const base = medianOf(s.volume, b0, c0);
+  const base = medianFast(s.volume, b0, c0);
   const ratio = base > 0 ? vmax / base : 0;
   const bars = t - c0 + 1;
   return {
