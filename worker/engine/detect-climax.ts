@@ -117,8 +117,6 @@ export function clusterClimax(
   if (!acc && !(pct >= p.clusterVolPct)) return null;
   const b0 = Math.max(0, c0 - p.clusterBaseBars);
   if (!(acc && pct >= p.clusterVolPct) && !medianAtMost(s.volume, b0, c0, vmax / p.clusterVolRatio)) return null;
-  const base = medianFast(s.volume, b0, c0);
-  const ratio = base > 0 ? vmax / base : 0;
   const bars = t - c0 + 1;
   return {
     side: acc ? "acc" : "dist",
@@ -128,10 +126,14 @@ export function clusterClimax(
     sr: srMax,
     vr: at(s.vr, kmax),
     cp: at(s.cp, t),
-    reasons: [
-      `climax cluster of ${bars} bars: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
-      `new ${p.clusterTrendBars}-bar ${acc ? "low" : "high"} after a ${fpct(extent)} ${acc ? "fall" : "rise"}; widest bar ${fx(srMax)} the 20-bar spread, ${(travel / atr).toFixed(1)} ATR across the cluster`,
-    ],
+    reasons: () => {
+      const base = medianFast(s.volume, b0, c0);
+      const ratio = base > 0 ? vmax / base : 0;
+      return [
+        `climax cluster of ${bars} bars: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
+        `new ${p.clusterTrendBars}-bar ${acc ? "low" : "high"} after a ${fpct(extent)} ${acc ? "fall" : "rise"}; widest bar ${fx(srMax)} the 20-bar spread, ${(travel / atr).toFixed(1)} ATR across the cluster`,
+      ];
+    },
   };
 }
 
@@ -171,7 +173,7 @@ function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
         sr: lag === 0 ? sr : Math.max(sr, at(s.sr, t)),
         vr: vrUse,
         cp,
-        reasons: [
+        reasons: () => [
           lag === 0
             ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
             : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} down bar reversed the next day`,
@@ -191,7 +193,7 @@ function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
       sr: lag === 0 ? sr : Math.max(sr, at(s.sr, t)),
       vr: lag === 0 ? vr : Math.max(vr, at(s.vr, t)),
       cp,
-      reasons: [
+      reasons: () => [
         lag === 0
           ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
           : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} up bar reversed the next day`,
@@ -217,7 +219,7 @@ export function climaxEvent(ctx: ScanContext, c: PendingClimax, t: number): RawE
     price: c.price,
     vr: c.vr,
     confidence: conf,
-    reasons: [...c.reasons, `confirmed by a ${fpct(move)} ${c.side === "acc" ? "rally" : "decline"} off the extreme`],
+    reasons: [...c.reasons(), `confirmed by a ${fpct(move)} ${c.side === "acc" ? "rally" : "decline"} off the extreme`],
   };
   if (c.side === "dist" && c.cp <= 0.5) ev.variant = "weakClose";
   return ev;
