@@ -43,7 +43,7 @@ if (existsSync(records)) {
 }
 
 // What a browser downloads on first load: index.html plus the JS/CSS it references.
-if (run(bin("vite"), ["build", "--logLevel", "warn"]) === 0) {
+if (run(bin("vite"), ["build", "--logLevel", "warn", "--manifest"]) === 0) {
   const dist = path.join(root, "dist", "client");
   const html = readFileSync(path.join(dist, "index.html"), "utf8");
   const refs = [...html.matchAll(/(?:src|href)="\/?([^"]+\.(?:js|css))"/g)].map((m) => path.join(dist, m[1]));
@@ -54,6 +54,28 @@ if (run(bin("vite"), ["build", "--logLevel", "warn"]) === 0) {
     unit: "KiB",
     goal: 250,
   });
+  // Any answer the reading room renders pulls in the lazy markdown renderer: first load plus that
+  // chunk and what it imports (Vite's manifest), each file once.
+  const manifest = JSON.parse(readFileSync(path.join(dist, ".vite", "manifest.json"), "utf8"));
+  const withAnswer = new Set([path.join(dist, "index.html"), ...refs]);
+  const add = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || withAnswer.has(path.join(dist, chunk.file))) return;
+    withAnswer.add(path.join(dist, chunk.file));
+    for (const css of chunk.css ?? []) withAnswer.add(path.join(dist, css));
+    for (const imported of chunk.imports ?? []) add(imported);
+  };
+  const renderer = Object.keys(manifest).find((k) => k.endsWith("components/markdown-renderer.tsx"));
+  if (renderer) {
+    add(renderer);
+    metrics.push({
+      id: "web_first_load_answer_gzip_kb",
+      name: "web first load + one rendered answer (markdown renderer) (gzip)",
+      value: gzipKb([...withAnswer]),
+      unit: "KiB",
+      goal: 250,
+    });
+  } else failures.push("web: no markdown renderer chunk in the manifest");
 } else failures.push("vite build");
 
 // Worker bundle as deployed (wrangler's own bundler, no upload). After the web build: the deploy
