@@ -43,7 +43,7 @@ if (existsSync(records)) {
 }
 
 // What a browser downloads on first load: index.html plus the JS/CSS it references.
-if (run(bin("vite"), ["build", "--logLevel", "warn"]) === 0) {
+if (run(bin("vite"), ["build", "--logLevel", "warn", "--manifest"]) === 0) {
   const dist = path.join(root, "dist", "client");
   const html = readFileSync(path.join(dist, "index.html"), "utf8");
   const refs = [...html.matchAll(/(?:src|href)="\/?([^"]+\.(?:js|css))"/g)].map((m) => path.join(dist, m[1]));
@@ -54,6 +54,28 @@ if (run(bin("vite"), ["build", "--logLevel", "warn"]) === 0) {
     unit: "KiB",
     goal: 250,
   });
+  // Any answer the reading room renders pulls in the lazy markdown renderer: first load plus that
+  // chunk and what it imports (Vite's manifest), each file once.
+  const manifest = JSON.parse(readFileSync(path.join(dist, ".vite", "manifest.json"), "utf8"));
+  const withAnswer = new Set([path.join(dist, "index.html"), ...refs]);
+  const add = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || withAnswer.has(path.join(dist, chunk.file))) return;
+    withAnswer.add(path.join(dist, chunk.file));
+    for (const css of chunk.css ?? []) withAnswer.add(path.join(dist, css));
+    for (const imported of chunk.imports ?? []) add(imported);
+  };
+  const renderer = Object.keys(manifest).find((k) => k.endsWith("components/markdown-renderer.tsx"));
+  if (renderer) {
+    add(renderer);
+    metrics.push({
+      id: "web_first_load_answer_gzip_kb",
+      name: "web first load + one rendered answer (markdown renderer) (gzip)",
+      value: gzipKb([...withAnswer]),
+      unit: "KiB",
+      goal: 250,
+    });
+  } else failures.push("web: no markdown renderer chunk in the manifest");
 } else failures.push("vite build");
 
 // Worker bundle as deployed (wrangler's own bundler, no upload). After the web build: the deploy
@@ -85,15 +107,36 @@ if (run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", out, "--metafile", 
   if (anthropic === 0) failures.push("the worker bundle has no @ai-sdk/anthropic");
 } else failures.push("wrangler deploy --dry-run");
 
-const rows = metrics.map((m) => ({
-  id: m.id,
-  value: `${m.value} ${m.unit}`,
-  goal: m.goal === undefined ? "" : `≤ ${m.goal} ${m.unit}`,
-  vsGoal: m.goal === undefined ? "" : `${(m.value / m.goal).toFixed(2)}×`,
-  ratio: m.ratio === undefined ? "" : m.ratio.toFixed(3),
-}));
+// The table: one row per figure — median (the headline), mean and p90 for per-call figures, the
+// goal and how far from it, the growth against the figure's smallest size — then one line per
+// figure saying exactly what its clock spans.
+const fmt = (x) => (x === undefined ? "" : Number.isInteger(x) ? String(x) : x.toPrecision(4).replace(/\.?0+$/, ""));
+const columns = ["id", "median/value", "mean", "p90", "n", "unit", "goal", "vs goal", "growth"];
+const rows = metrics.map((m) => [
+  m.id,
+  fmt(m.value),
+  fmt(m.mean),
+  fmt(m.p90),
+  m.n === undefined ? "" : String(m.n),
+  m.unit,
+  m.goal === undefined ? "" : `≤ ${m.goal}`,
+  m.goal === undefined ? "" : `${(m.value / m.goal).toFixed(2)}×`,
+  m.growth
+    ? `${m.growth.ratio.toFixed(2)}× vs ${m.growth.vs}`
+    : m.ratio === undefined
+      ? ""
+      : `ratio ${m.ratio.toFixed(3)}`,
+]);
+const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i].length)));
+const line = (cells) =>
+  `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
 console.log("");
-console.table(rows);
+console.log(line(columns));
+console.log(`|${widths.map((w, i) => (i === 0 ? ":" : "-").padEnd(w + 1, "-") + (i === 0 ? "-" : ":")).join("|")}|`);
+for (const r of rows) console.log(line(r));
+console.log("");
+console.log("What each figure times:");
+for (const m of metrics) console.log(`- ${m.id}: ${m.timed ?? m.name}`);
 const resultsFile = path.join(root, "bench", "results.json");
 // Other figures (e.g. `truth` from `npm run truth`) live in the same file: keep them.
 // Read-modify-write: figures measured elsewhere (`npm run soak`'s, `truth`) are kept; ours replace theirs by id.

@@ -54,7 +54,7 @@ describe("live turns (scripted model)", () => {
     await expect.poll(() => lastAnswer(page)).toContain("end-of-stream");
     const answer = page.getByTestId("assistant-message").last();
     expect(await answer.locator("h2").textContent()).toBe("Reading");
-    expect(await answer.locator('[data-streamdown="strong"]').first().textContent()).toBe("holds");
+    expect(await answer.locator(".md strong").first().textContent()).toBe("holds");
     expect(await answer.getByTestId("reasoning").textContent()).toContain("Reasoning");
     await expect.poll(() => page.getByTestId("status-line").textContent()).toMatch(/Usage: [1-9]/);
     await expect.poll(() => page.getByTestId("composer-busy").count()).toBe(0);

@@ -9,9 +9,10 @@ export default defineConfig({
     include: ["test/e2e/**/*.test.ts"],
     environment: "node",
     globalSetup: ["test/e2e/global-setup.ts"],
-    testTimeout: 30_000,
-    // polls wait for the app, not for a fixed time; give a loaded CI machine room
-    expect: { poll: { timeout: 10_000, interval: 50 } },
+    // A ceiling for a hung test, not a budget: on a 2-core machine at load 20+ a whole browser
+    // test took 30 s (10–20 s idle). Polls wait for the app, not for a fixed time.
+    testTimeout: 90_000,
+    expect: { poll: { timeout: 20_000, interval: 50 } },
     hookTimeout: 60_000,
   },
 });

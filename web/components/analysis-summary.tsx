@@ -14,12 +14,14 @@ function fmt(n: number | null | undefined, digits = 2): string {
   return typeof n === "number" && Number.isFinite(n) ? n.toFixed(digits) : "—";
 }
 
-function sourceLine(output: unknown): string | null {
+function sourceLine(output: unknown, t: (key: StringKey) => string): string | null {
   if (typeof output !== "object" || output === null || !("source" in output)) return null;
   const src = output.source;
   if (typeof src !== "object" || src === null) return null;
   const get = (k: string) => (k in src ? (src as Record<string, unknown>)[k] : undefined);
-  const flags = [get("simulated") === true ? "simulated" : "", get("stale") === true ? "stale" : ""].filter(Boolean);
+  const flags = [get("simulated") === true ? t("srcSimulated") : "", get("stale") === true ? t("srcStale") : ""].filter(
+    Boolean,
+  );
   return `${String(get("source") ?? "?")} · ${String(get("asOf") ?? "")}${flags.length ? ` · ${flags.join(", ")}` : ""}`;
 }
 
@@ -34,7 +36,7 @@ export function AnalysisSummary({
   chart?: boolean;
 }) {
   const { t, lang } = useT();
-  const source = sourceLine(output);
+  const source = sourceLine(output, t);
   const gradeKey = `healthGrade_${a.health.grade}` as StringKey;
   return (
     <div className="analysis" data-testid="analysis">
@@ -42,7 +44,7 @@ export function AnalysisSummary({
         <div>
           <span className="label">{t("phase")}</span>
           <strong className="phase-name" data-testid="phase">
-            {phaseLabel(a.phase.name)}
+            {phaseLabel(a.phase.name, lang)}
           </strong>
           <span className="muted">
             {a.phase.since ? ` ${t("since")} ${a.phase.since}` : ""} · {t("asOf")} {a.asOf}
@@ -149,7 +151,7 @@ export function AnalysisSummary({
                 className={`trigger trigger--${tr.status}`}
                 title={tr.reasons.join("; ")}
               >
-                <strong>{tr.type}</strong> {tr.date} · {tr.status}
+                <strong>{tr.type}</strong> {tr.date} · {t(`trig_${tr.status}`)}
               </li>
             ))}
           </ul>

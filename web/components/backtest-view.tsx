@@ -4,6 +4,7 @@
  * to each symbol's chart, and the caveats that qualify every figure.
  */
 import type { BacktestResult } from "@contracts/backtest";
+import { caveatText, exitReasonText } from "@contracts/server-text";
 import { useDeskT, type DeskKey } from "../lib/desk-strings";
 import { ChartLink } from "./screening-view";
 
@@ -62,7 +63,7 @@ function EquityCurve({ nav, benchmark }: { nav: readonly Point[]; benchmark: rea
 
 /** The backtest view. */
 export function BacktestView({ result }: { result: BacktestResult }) {
-  const { t, f } = useDeskT();
+  const { t, f, lang } = useDeskT();
   const bench = result.benchmark_nav ?? [];
   const benchRet = bench.length > 1 ? (bench.at(-1)?.nav ?? 1) - 1 : null;
   const total = result.portfolio_total_ret_pct / 100;
@@ -125,7 +126,7 @@ export function BacktestView({ result }: { result: BacktestResult }) {
                   <td>{f.date(tr.exitDate)}</td>
                   <td className="num">{f.num(tr.exitPrice)}</td>
                   <td className={`num ${tr.retPct >= 0 ? "gain" : "loss"}`}>{f.pct(tr.retPct / 100)}</td>
-                  <td>{tr.exitReason}</td>
+                  <td>{exitReasonText(tr.exitReason, lang)}</td>
                 </tr>
               ))}
             </tbody>
@@ -135,7 +136,7 @@ export function BacktestView({ result }: { result: BacktestResult }) {
       {result.caveats.length > 0 && (
         <ul className="muted small caveats">
           {result.caveats.map((c) => (
-            <li key={c}>{c}</li>
+            <li key={c}>{caveatText(c, lang)}</li>
           ))}
         </ul>
       )}

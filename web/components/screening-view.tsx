@@ -3,6 +3,7 @@
  * candidate table (triggers, sector, strength, verdict) with a link to each candidate's chart.
  */
 import type { ScreeningResult } from "@contracts/screening";
+import { caveatText, verdictReasonText } from "@contracts/server-text";
 import { useDeskT } from "../lib/desk-strings";
 import { analysisPath, navigate } from "../lib/router";
 
@@ -35,7 +36,7 @@ export function ChartLink({ symbol, label }: { symbol: string; label?: string })
 
 /** The screening view. */
 export function ScreeningView({ result }: { result: ScreeningResult }) {
-  const { t, f } = useDeskT();
+  const { t, f, lang } = useDeskT();
   const max = Math.max(1, result.summary.total_scanned);
   return (
     <section className="result-view" data-testid="screening-view" aria-label={t("screeningTitle")}>
@@ -99,7 +100,9 @@ export function ScreeningView({ result }: { result: ScreeningResult }) {
                     {c.triggers.map((tr) => `${tr.type}${tr.status === "confirmed" ? "✓" : "…"}`).join(" ") || "—"}
                   </td>
                   <td className="num">{f.num(c.strength, 1)}</td>
-                  <td title={c.verdictReason}>{c.verdict}</td>
+                  <td title={verdictReasonText(c.verdictReason, lang)}>
+                    {t(c.verdict === "entry" ? "verdictEntry" : "verdictWatch")}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -109,7 +112,7 @@ export function ScreeningView({ result }: { result: ScreeningResult }) {
       {result.notes.length > 0 && (
         <ul className="muted small">
           {result.notes.map((n) => (
-            <li key={n}>{n}</li>
+            <li key={n}>{caveatText(n, lang)}</li>
           ))}
         </ul>
       )}

@@ -4,7 +4,7 @@
  * screens the panel is a drawer opened from the chat header.
  */
 import { useT } from "../lib/lang-store";
-import { taskKindKey, taskStatusKey, useDeskT } from "../lib/desk-strings";
+import { taskKindKey, taskStageKey, taskStatusKey, useDeskT } from "../lib/desk-strings";
 import type { TaskPart } from "../lib/message-view";
 import { TaskResultButton } from "./task-result";
 import { useState } from "react";
@@ -49,6 +49,10 @@ export function TasksPanel({
 }) {
   const { t } = useT();
   const d = useDeskT();
+  const stageLabel = (stage: string) => {
+    const key = taskStageKey(stage);
+    return key ? d.t(key) : stage;
+  };
   return (
     <aside
       className={`tasks-panel${open ? " tasks-panel--open" : ""}`}
@@ -80,7 +84,11 @@ export function TasksPanel({
                   </span>
                 </div>
                 <progress max={100} value={task.pct} aria-label={`${kind} ${d.f.pct(task.pct / 100, 0)}`} />
-                {task.stage && <p className="muted small">{task.stage}</p>}
+                {task.stage && (
+                  <p className="muted small" data-testid="task-stage">
+                    {stageLabel(task.stage)}
+                  </p>
+                )}
                 {task.status === "succeeded" && <TaskResultButton taskId={task.id} />}
               </li>
             );

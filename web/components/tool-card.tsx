@@ -4,6 +4,7 @@
  * collapsible JSON otherwise; errors visible. A delegate call carries its sub-agent's progress with
  * the sub-agent's own calls nested under it; a sub-agent's call is labelled with the sub-agent.
  */
+import { toolErrorText } from "@contracts/server-text";
 import { useState } from "react";
 import { useAgentName } from "../hooks/use-agent-name";
 import { analysisOf } from "../lib/analysis-of";
@@ -108,7 +109,7 @@ export function ToolCard({
         <div id={bodyId} className="tool-body">
           {block.phase === "error" && (
             <p className="tool-error" role="alert">
-              {block.errorText}
+              {toolErrorText(block.errorText ?? "", lang, block.errorMessages ?? undefined)}
             </p>
           )}
           {block.run ? (

@@ -69,8 +69,21 @@ export function eventMarkers(a: Analysis, barDates: ReadonlySet<string>): EventM
 }
 
 /** Human label of a phase name (ACC_C → "Acc C"). */
-export function phaseLabel(name: PhaseName): string {
+export function phaseLabel(name: PhaseName, lang: "zh" | "en" = "en"): string {
   if (name === "NONE") return "—";
+  if (lang === "zh") {
+    const [kind, letter] = name.split("_");
+    const zh: Record<string, string> = {
+      ACC: "吸筹",
+      DIST: "派发",
+      REACC: "再吸筹",
+      REDIST: "再派发",
+      MARKUP: "上涨",
+      MARKDOWN: "下跌",
+    };
+    const word = zh[kind ?? ""];
+    if (word) return letter ? `${word} ${letter}` : word;
+  }
   const [kind, letter] = name.split("_");
   if (!letter) return name.charAt(0) + name.slice(1).toLowerCase();
   return `${kind === "ACC" ? "Acc" : "Dist"} ${letter}`;

@@ -46,6 +46,13 @@ const zh = {
   taskSucceeded: "已完成",
   taskFailed: "失败",
   taskCancelled: "已取消",
+  stage_starting: "启动中",
+  "stage_fan-out": "分批计算中",
+  stage_screen: "筛选中",
+  stage_report: "撰写研报中",
+  stage_done: "已完成",
+  stage_failed: "失败",
+  stage_cancelled: "已取消",
   kind_screen_stocks: "选股",
   kind_run_backtest: "回测",
   kind_generate_ai_report: "研报",
@@ -61,6 +68,8 @@ const zh = {
   triggers: "触发",
   score: "评分",
   chart: "图表",
+  verdictEntry: "可入场",
+  verdictWatch: "观察",
   noCandidates: "没有候选股。",
   backtestTitle: "回测结果",
   metrics: "指标",
@@ -138,6 +147,13 @@ const en: Record<keyof typeof zh, string> = {
   taskSucceeded: "succeeded",
   taskFailed: "failed",
   taskCancelled: "cancelled",
+  stage_starting: "starting",
+  "stage_fan-out": "computing in batches",
+  stage_screen: "screening",
+  stage_report: "writing the report",
+  stage_done: "done",
+  stage_failed: "failed",
+  stage_cancelled: "cancelled",
   kind_screen_stocks: "Screening",
   kind_run_backtest: "Backtest",
   kind_generate_ai_report: "Report",
@@ -153,6 +169,8 @@ const en: Record<keyof typeof zh, string> = {
   triggers: "Triggers",
   score: "Score",
   chart: "Chart",
+  verdictEntry: "entry",
+  verdictWatch: "watch",
   noCandidates: "No candidates.",
   backtestTitle: "Backtest result",
   metrics: "Metrics",
@@ -265,6 +283,12 @@ export function taskStatusKey(status: string): DeskKey | null {
     default:
       return null;
   }
+}
+
+/** A task's progress stage in the UI language (unknown stages as they are). */
+export function taskStageKey(stage: string): DeskKey | null {
+  const key = `stage_${stage}`;
+  return key in zh ? (key as DeskKey) : null;
 }
 
 /** A task kind in the UI language (unknown kinds as they are). */

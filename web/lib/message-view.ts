@@ -45,6 +45,8 @@ export interface ToolBlock {
   input: unknown;
   output: unknown;
   errorText: string | null;
+  /** The error in each UI language, when the tool said it in both (`toolMetadata.messages`). */
+  errorMessages: { zh?: string; en?: string } | null;
   approvalId: string | null;
   /** Server-reported duration (ms) when the part carries one in its tool metadata. */
   ms: number | null;
@@ -118,12 +120,21 @@ function toolBlock(part: Record<string, unknown>, name: string, key: string): To
     input: part.input,
     output: part.output,
     errorText: str(part.errorText),
+    errorMessages: bilingual(meta.messages),
     approvalId: str(approval.id),
     ms: typeof meta.ms === "number" ? meta.ms : null,
     subagent: str(meta.subagent),
     run: null,
     nested: [],
   };
+}
+
+function bilingual(v: unknown): { zh?: string; en?: string } | null {
+  const m = rec(v);
+  const zh = str(m.zh);
+  const en = str(m.en);
+  if (zh === null && en === null) return null;
+  return { ...(zh !== null ? { zh } : {}), ...(en !== null ? { en } : {}) };
 }
 
 /** The sub-agent a delegate tool starts (`delegate_to_research` → `research`), else null. */

@@ -4,11 +4,12 @@
  * (previewed the same way). The agent's `update_portfolio` asks through the chat's approval dialog.
  */
 import type { PortfolioChange, PortfolioPreview, PortfolioView, Position } from "@contracts/portfolio";
+import { changeSummaryText, tradeNoteText } from "@contracts/server-text";
 import { useCallback, useEffect, useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { accountApi, errorMessage } from "../lib/api-client";
 import { formatsOf } from "../lib/desk-strings";
-import { useIdT } from "../lib/identity-strings";
+import { useIdT, type IdKey } from "../lib/identity-strings";
 import "../identity.css";
 
 type Action = "add" | "update" | "remove" | "set_cash";
@@ -63,12 +64,26 @@ const signClass = (x: number): string => (x > 0 ? "up" : x < 0 ? "down" : "");
 const signed = (text: string, x: number): string => (x > 0 ? `+${text}` : text);
 
 /** The confirmation text of a previewed change: what it does, cash and positions before → after. */
-function changeText(r: PortfolioPreview, t: ReturnType<typeof useIdT>["t"], f: ReturnType<typeof formatsOf>): string {
+function changeText(
+  r: PortfolioPreview,
+  t: ReturnType<typeof useIdT>["t"],
+  f: ReturnType<typeof formatsOf>,
+  lang: "zh" | "en",
+): string {
   const move = r.cashMove
     ? t("cashMove", { amount: signed(f.num(r.cashMove.amount), r.cashMove.amount), price: f.num(r.cashMove.price) })
     : t("cashNoMove");
-  return `${r.summary}. ${move}. ${t("freeCash")} ${f.num(r.before.freeCash)} → ${f.num(r.after.freeCash)}; ${t("positions")} ${r.before.positionCount} → ${r.after.positionCount}`;
+  return `${changeSummaryText(r.summary, lang)}. ${move}. ${t("freeCash")} ${f.num(r.before.freeCash)} → ${f.num(r.after.freeCash)}; ${t("positions")} ${r.before.positionCount} → ${r.after.positionCount}`;
 }
+
+const ACTION_KEYS = new Set([
+  "act_add",
+  "act_update",
+  "act_remove",
+  "act_set_cash",
+  "act_import",
+  "act_delete_records",
+]);
 
 type Pending = { kind: "change"; change: PortfolioChange } | { kind: "import"; csv: string; mode: "replace" | "merge" };
 
@@ -76,6 +91,10 @@ type Pending = { kind: "change"; change: PortfolioChange } | { kind: "import"; c
 export function PortfolioPage() {
   const { t, lang } = useIdT();
   const f = formatsOf(lang);
+  const actionLabel = (action: string) => {
+    const key = `act_${action}`;
+    return ACTION_KEYS.has(key) ? t(key as IdKey) : action;
+  };
   const [view, setView] = useState<PortfolioView | null>(null);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [problem, setProblem] = useState<string | null>(null);
@@ -121,7 +140,7 @@ export function PortfolioPage() {
         pending.kind === "change"
           ? await accountApi.applyChange(pending.change)
           : await accountApi.importCsv(pending.csv, pending.mode, false);
-      setNotice(t("saved", { summary: done.summary }));
+      setNotice(t("saved", { summary: changeSummaryText(done.summary, lang) }));
       setDraft(EMPTY);
       reload();
     } catch (e) {
@@ -303,10 +322,10 @@ export function PortfolioPage() {
               value={draft.action}
               onChange={(e) => setDraft({ ...draft, action: e.target.value as Action })}
             >
-              <option value="add">add</option>
-              <option value="update">update</option>
-              <option value="remove">remove</option>
-              <option value="set_cash">set_cash</option>
+              <option value="add">{t("act_add")}</option>
+              <option value="update">{t("act_update")}</option>
+              <option value="remove">{t("act_remove")}</option>
+              <option value="set_cash">{t("act_set_cash")}</option>
             </select>
           </label>
           {draft.action === "set_cash" ? (
@@ -385,11 +404,11 @@ export function PortfolioPage() {
           <ul className="small" data-testid="trades">
             {view?.trades.map((r) => (
               <li key={r.id}>
-                {f.dateTime(Date.parse(r.at))} · {r.action} {r.code ?? ""} {r.name ?? ""}
+                {f.dateTime(Date.parse(r.at))} · {actionLabel(r.action)} {r.code ?? ""} {r.name ?? ""}
                 {r.shares !== null ? ` ${r.shares}` : ""}
                 {r.price !== null ? ` @ ${f.num(r.price)}` : ""}
                 {r.amount !== null && r.action === "set_cash" ? ` ${f.num(r.amount)}` : ""}
-                {r.note ? ` — ${r.note}` : ""}
+                {r.note ? ` — ${tradeNoteText(r.note, lang)}` : ""}
               </li>
             ))}
           </ul>
@@ -398,7 +417,7 @@ export function PortfolioPage() {
       {preview && (
         <ConfirmDialog
           title={t("confirmTitle")}
-          body={changeText(preview.result, t, f)}
+          body={changeText(preview.result, t, f, lang)}
           confirmLabel={t("confirm")}
           cancelLabel={t("cancel")}
           onConfirm={() => void confirm()}

@@ -48,7 +48,15 @@ export interface ApprovalGate {
 /** What one call produced, for the model's transcript. */
 export type ToolOutcome = (
   | { toolCallId: string; toolName: string; kind: "ok"; output: unknown }
-  | { toolCallId: string; toolName: string; kind: "error"; code: string; message: string }
+  | {
+      toolCallId: string;
+      toolName: string;
+      kind: "error";
+      code: string;
+      message: string;
+      /** The message in each UI language, when the tool's error carried them (`details.messages`). */
+      messages?: { zh: string; en: string };
+    }
   | { toolCallId: string; toolName: string; kind: "denied"; reason: string }
 ) & { /** Wall time of the call (ms), when it ran. */ ms?: number; /** The arguments it ran with. */ input?: unknown };
 
@@ -80,6 +88,15 @@ export function localizedMessage(
   return typeof m === "string" && m !== "" ? m : error.message;
 }
 
+/** `details.messages` when it holds both languages (bounded like every error message), else undefined. */
+function bothMessages(details: Record<string, unknown> | undefined): { zh: string; en: string } | undefined {
+  const m = details?.messages;
+  if (typeof m !== "object" || m === null) return undefined;
+  const { zh, en } = m as Record<string, unknown>;
+  if (typeof zh !== "string" || typeof en !== "string") return undefined;
+  return { zh: excerpt(zh, ERROR_MESSAGE_CHARS), en: excerpt(en, ERROR_MESSAGE_CHARS) };
+}
+
 /** Splits calls into batches: runs of concurrency-safe calls (≤ 5 each) and single unsafe calls, in order. */
 export function partitionCalls<T>(calls: readonly T[], isSafe: (call: T) => boolean, max = MAX_PARALLEL_TOOLS): T[][] {
   const batches: T[][] = [];
@@ -105,7 +122,11 @@ const ERROR_MESSAGE_CHARS = 2000;
 /** Runs one call and emits its output part, with the run time in `toolMetadata.ms` (kept across reloads). */
 async function runOne(call: PendingCall, env: ExecutorEnv, signal: AbortSignal): Promise<ToolOutcome> {
   const outcome = { ...(await runCall(call, env, signal)), input: call.input };
-  const toolMetadata = { ms: outcome.ms ?? 0 };
+  // The UI shows an error in its own language when the tool said it in both (`toolMetadata.messages`).
+  const toolMetadata = {
+    ms: outcome.ms ?? 0,
+    ...(outcome.kind === "error" && outcome.messages ? { messages: outcome.messages } : {}),
+  };
   if (outcome.kind === "ok")
     env.emit({ type: "tool-output-available", toolCallId: call.toolCallId, output: outcome.output, toolMetadata });
   if (outcome.kind === "error")
@@ -166,7 +187,11 @@ async function runCall(call: PendingCall, env: ExecutorEnv, signal: AbortSignal)
     return fail("internal", crashMessage(toolName, run.error));
   }
   env.log.info("tool_end", { tool: toolName, ok: run.kind === "ok", ms });
-  if (run.kind === "failed") return fail(run.error.code, localizedMessage(run.error, env.lang));
+  if (run.kind === "failed") {
+    const failed = fail(run.error.code, localizedMessage(run.error, env.lang));
+    const messages = bothMessages(run.error.details);
+    return failed.kind === "error" && messages ? { ...failed, messages } : failed;
+  }
   try {
     // A result JSON cannot encode (or a failing spill store) is the tool's failure, not the turn's.
     const output = await spillIfLarge(

@@ -21,7 +21,7 @@ import type {
 } from "../ports/memory-store";
 import { newId } from "../http/secrets";
 import { createDb, type Db } from "./db";
-import { deleteTermsStatement, insertTermsStatement, PENDING_SQL, rankedTermsSql } from "./memory-terms";
+import { deleteTermsStatement, insertTermsStatement, PENDING_SQL, rankedTermsStatement } from "./memory-terms";
 import { memories } from "./schema";
 
 const COLUMNS =
@@ -145,10 +145,8 @@ export class D1MemoryStore implements MemoryStore {
         )
         .bind(ownerId, opts.preferences),
     ];
-    const search =
-      terms.length > 0
-        ? [this.d1.prepare(rankedTermsSql(COLUMNS)).bind(ownerId, JSON.stringify(terms), opts.limit)]
-        : [];
+    const ranked = rankedTermsStatement(this.d1, COLUMNS, ownerId, terms, opts.limit);
+    const search = ranked ? [ranked] : [];
     const results = await this.d1.batch<RawRow>([...pinned, ...search]);
     const [persona, preferences, found] = results.map((r) => r.results);
     return {

@@ -1,9 +1,11 @@
 /**
- * Statements over `memory_terms` (migrations 0010, 0011: each posting carries its memory's length), the owner-scoped term table recall ranks from:
- * writing a memory's terms (`memory/index-terms.ts`) and the bm25 candidate query. bm25 is FTS5's
- * own formula (k1 = 1.2, b = 0.75, IDF clamped at 1e-6, a row's length counting its owner_id column
- * as memories_fts did), with its statistics — row count, average length, rows per term — taken over
- * the owner's memories only (FTS5 took them over everyone's), read from the primary key.
+ * Statements over `memory_terms` (migrations 0010, 0011: each posting carries its memory's length;
+ * 0017: its impact, and per-person statistics in `memory_term_stats` kept by triggers), the
+ * owner-scoped term table recall ranks from: writing a memory's terms (`memory/index-terms.ts`) and
+ * the bm25 candidate query. bm25 is FTS5's own formula (k1 = 1.2, b = 0.75, IDF clamped at 1e-6, a
+ * row's length counting its owner_id column as memories_fts did), with its statistics — row count,
+ * average length, rows per term — taken over the owner's memories only (FTS5 took them over
+ * everyone's), read as one row each.
  */
 import { LENGTH_TERM, memoryIndexTerms, type IndexableMemory } from "../memory/index-terms";
 
@@ -27,11 +29,12 @@ export function insertTermsStatement(
   });
   return d1
     .prepare(
-      `INSERT OR IGNORE INTO memory_terms (owner_id, term, seq, tf, len)
-       SELECT m.owner_id, json_extract(t.value, '$[0]'), m.seq, json_extract(t.value, '$[1]'), json_extract(e.value, '$.len')
+      `INSERT OR IGNORE INTO memory_terms (owner_id, term, seq, tf, len, impact)
+       SELECT owner_id, term, seq, tf, len, ${impactSql("tf", "len")} FROM (
+       SELECT m.owner_id, json_extract(t.value, '$[0]') AS term, m.seq, json_extract(t.value, '$[1]') AS tf, json_extract(e.value, '$.len') AS len
        FROM json_each(?2) AS e
        JOIN memories m ON m.owner_id = ?1 AND m.id = json_extract(e.value, '$.id'),
-       json_each(e.value, '$.terms') AS t`,
+       json_each(e.value, '$.terms') AS t)`,
     )
     .bind(ownerId, JSON.stringify(payload));
 }
@@ -44,29 +47,60 @@ export function deleteTermsStatement(d1: D1Database, ownerId: string, id: string
 }
 
 /**
- * The owner's best `?3` memories for the terms `?2` (a JSON array), best first, with `rank` = −bm25
- * (lower is better, as FTS5 reports it). Every lookup goes through the primary key
- * (owner_id, term), driven from the query terms (CROSS JOIN fixes that order: a scan of the owner's
- * postings filtered by term is what the planner picks otherwise): the work grows with the owner's
- * rows that hold a query term, never with the table. `columns` are memory columns qualified by `m.`.
+ * A posting's impact: its bm25 term weight (k1 = 1.2, b = 0.75, IDF aside) at a reference average
+ * length of 40 — the order in which recall reads a term's postings (migration 0017 backfilled it with
+ * the same expression). For one term and a given average length, bm25 orders postings by this same
+ * key whenever their tf is equal (the common case: a term once in a sentence-sized memory).
  */
-export function rankedTermsSql(columns: string): string {
+export function impactSql(tf: string, len: string): string {
+  return `${tf} * 1.0 / (${tf} + 1.2 * (0.25 + 0.75 * ${len} / 40.0))`;
+}
+
+/**
+ * Postings read per query term, best impact first (newest first among equals): the bound that makes a
+ * recall's cost depend on its terms, not on the person's memory count. A person with at most this many
+ * memories holding each query term is ranked over all of them, exactly as a full bm25 scan would.
+ */
+export const POSTINGS_PER_TERM = 100;
+
+/**
+ * The owner's best `limit` memories for `terms`, best first, with `rank` = −bm25 (lower is better,
+ * as FTS5 reports it). Statistics come from `memory_term_stats` (one row per person and per query
+ * term); each query term reads at most POSTINGS_PER_TERM postings from `memory_terms_impact`, best
+ * impact first. A memory scores over the query terms whose read postings hold it, so the work is
+ * bounded by the query (≤ 34 terms × POSTINGS_PER_TERM rows) whatever the person's count.
+ * `columns` are memory columns qualified by `m.`.
+ */
+export function rankedTermsStatement(
+  d1: D1Database,
+  columns: string,
+  ownerId: string,
+  terms: readonly string[],
+  limit: number,
+): D1PreparedStatement | null {
+  const distinct = [...new Set(terms)].filter((t) => t !== LENGTH_TERM);
+  if (distinct.length === 0) return null;
   const ownerLength = "max(0, length(?1) - 2)";
-  return `WITH q(term) AS (SELECT DISTINCT value FROM json_each(?2) WHERE value <> '${LENGTH_TERM}'),
+  // The cut of each term: its POSTINGS_PER_TERM-th best posting (impact, then seq), read by offset
+  // along memory_terms_impact; the term's postings at or above it are one range of that index.
+  const nth = (column: string) =>
+    `(SELECT ${column} FROM memory_terms WHERE owner_id = ?1 AND term = idf.term ORDER BY impact DESC, seq DESC LIMIT 1 OFFSET ${POSTINGS_PER_TERM - 1})`;
+  const sql = `WITH q(term) AS (SELECT value FROM json_each(?2)),
     stats AS (
-      SELECT count(*) AS n, avg(tf) + ${ownerLength} AS avgdl FROM memory_terms WHERE owner_id = ?1 AND term = '${LENGTH_TERM}'
+      SELECT df AS n, total * 1.0 / max(df, 1) + ${ownerLength} AS avgdl FROM memory_term_stats WHERE owner_id = ?1 AND term = '${LENGTH_TERM}'
     ),
     idf AS (
-      SELECT t.term, max(1e-6, ln((stats.n - count(*) + 0.5) / (count(*) + 0.5))) AS w
-      FROM q CROSS JOIN memory_terms t ON t.owner_id = ?1 AND t.term = q.term, stats GROUP BY t.term
+      SELECT s.term, max(1e-6, ln((stats.n - s.df + 0.5) / (s.df + 0.5))) AS w
+      FROM q CROSS JOIN memory_term_stats s ON s.owner_id = ?1 AND s.term = q.term, stats
     ),
+    cut AS (SELECT idf.term, idf.w, coalesce(${nth("impact")}, -1) AS impact, coalesce(${nth("seq")}, -1) AS seq FROM idf),
     hits AS (
-      SELECT t.seq, sum(idf.w * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * (t.len + ${ownerLength}) / max(stats.avgdl, 1.0)))) AS score
-      FROM idf
-      CROSS JOIN memory_terms t ON t.owner_id = ?1 AND t.term = idf.term, stats
+      SELECT t.seq, sum(cut.w * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * (t.len + ${ownerLength}) / max(stats.avgdl, 1.0)))) AS score
+      FROM cut CROSS JOIN memory_terms t ON t.owner_id = ?1 AND t.term = cut.term AND (t.impact, t.seq) >= (cut.impact, cut.seq), stats
       GROUP BY t.seq ORDER BY score DESC, t.seq DESC LIMIT ?3
     )
     SELECT ${columns}, -hits.score AS rank FROM hits JOIN memories m ON m.seq = hits.seq ORDER BY rank, m.seq DESC`;
+  return d1.prepare(sql).bind(ownerId, JSON.stringify(distinct), limit);
 }
 
 /** Memories of any owner that have no terms yet (written before the table existed), oldest first. */

@@ -180,6 +180,19 @@ describe("structure lifecycle and context on real bars (issue 15, second pass)",
   );
 
   it(
+    "does not end the AR on a pullback that stays well above the climax low (S&P 500 2011)",
+    { timeout: 60_000 },
+    () => {
+      // SC 2011-08-09 at 1101.5; a first leg topped at 1208.5 on 08-17, the pullback held 1121 (19% of
+      // the span above the low, not a test of it) and the reaction ran on to 1230.7 on 08-31.
+      const bars = around("SPX", "2011-10-31", 1000, 0);
+      const a = read("SPX", bars);
+      const ar = a.events.filter((e) => e.type === "AR" && e.date > "2011-08-09" && e.date < "2011-10-01");
+      expect(ar.map((e) => e.date)).toEqual(["2011-08-31"]);
+    },
+  );
+
+  it(
     "reads no selling climax days after a market high, and no markup once the fall is under way (S&P 500 2020-02)",
     { timeout: 60_000 },
     () => {

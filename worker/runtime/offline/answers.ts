@@ -6,6 +6,7 @@
  * name or message with `<code>` or `*` cannot change how the rest of the answer renders.
  */
 import { reasonText } from "../../contracts/reason-text";
+import { caveatText } from "../../contracts/server-text";
 import type { Lang } from "../errors";
 
 /** A tool result the offline model answers from. */
@@ -296,8 +297,8 @@ function describeBacktest(r: Rec, lang: Lang): string[] {
       `Backtest ${md(r.period)} (${md(r.universe)}, hold ${num(r.hold_days, 0)} days, top ${num(r.top_n, 0)} per day, ${md(r.exit_mode)}): ${num(r.trades, 0)} trades, win rate ${num(r.win_rate_pct)}%, mean ${pct(r.avg_ret_pct)}, median ${pct(r.median_ret_pct)}, Sharpe ${num(r.sharpe_ratio)}, max drawdown ${num(r.max_drawdown_pct)}%, Calmar ${num(r.calmar_ratio)}, CVaR95 ${num(r.cvar95_pct)}%, portfolio total ${pct(r.portfolio_total_ret_pct)}.`,
     ),
   ];
-  const caveats = Array.isArray(r.caveats) ? r.caveats.map(md) : [];
-  if (caveats.length > 0) lines.push(T(lang, `注意事项：${caveats.join(" ")}`, `Caveats: ${caveats.join(" ")}`));
+  const caveats = Array.isArray(r.caveats) ? r.caveats.map((c: unknown) => md(caveatText(String(c), lang))) : [];
+  if (caveats.length > 0) lines.push(T(lang, `注意事项：${caveats.join("")}`, `Caveats: ${caveats.join(" ")}`));
   return lines;
 }
 
