@@ -16,7 +16,7 @@ export interface Universe {
   smallCap: string | null;
   simulated: boolean;
   /** True for the live real markets, which the market sync fills (screenings read its universe). */
-  synced: boolean;
+  synced?: boolean;
 }
 
 /** The universe for a market under the active data mode. */
