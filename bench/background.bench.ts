@@ -85,9 +85,10 @@ describe("background benchmarks", () => {
       });
   });
 
-  it("backtest replay over 5,300 symbols: one and three years", async () => {
-    const figures: number[] = [];
-    for (const years of [1, 3]) {
+  // One test per length (a hang cap each: the three-year replay takes minutes of wall on a loaded machine).
+  const figures: number[] = [];
+  for (const years of [1, 3])
+    it(`backtest replay over 5,300 symbols: ${years} year${years > 1 ? "s" : ""}`, async () => {
       // 320 bars of history before the replayed days; columns, not bar objects (as the cache reads them).
       const cal = weekdays(320 + 250 * years);
       const rng = createRng(20261129);
@@ -129,9 +130,8 @@ describe("background benchmarks", () => {
         unit: "ms",
         n: 1,
         goal: years === 1 ? 10_000 : 30_000,
-        ...(years === 3 ? { growth: { ratio: cpu / (figures[0] ?? cpu), vs: "1 year" } } : {}),
+        ...(years === 3 && figures.length === 2 ? { growth: { ratio: cpu / (figures[0] ?? cpu), vs: "1 year" } } : {}),
         timed: `process CPU of one replayBacktest call: prepare 5,300 symbols (${320 + 250 * years} bars each, columns) + ${250 * years} days of map (L1, L2, triggers, trades) and reduce (RPS, L2–L5, allocation) + metrics`,
       });
-    }
-  });
+    }, 1_800_000);
 });
