@@ -73,7 +73,7 @@ describe("background benchmarks", () => {
     const perSymbol = (n: number) => median(bySize.get(n) ?? []) / n;
     for (const n of SIZES)
       record({
-        id: `funnel_chunks_${n}x320_cpu_ms`,
+        id: `funnel_${n}x320_cpu_ms`,
         name: `screening funnel L0–L5 from cached chunks, ${n} × 320 bars (CPU)`,
         ...timing(bySize.get(n) ?? []),
         unit: "ms",
