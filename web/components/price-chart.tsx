@@ -13,6 +13,8 @@ import { useT } from "../lib/lang-store";
 import { useDark } from "../lib/theme-store";
 
 const loadCanvas = () => import("./chart/price-chart-canvas");
+/** Starts loading the chart library now (the entry does it for a chart page). */
+export const preloadChart = (): void => void loadCanvas();
 const PriceChartCanvas = lazy(() => loadCanvas().then((m) => ({ default: m.PriceChartCanvas })));
 if (typeof requestIdleCallback === "function") requestIdleCallback(() => void loadCanvas());
 else setTimeout(() => void loadCanvas(), 500);

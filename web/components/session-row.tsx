@@ -7,9 +7,16 @@ import { chatPath, navigate } from "../lib/router";
 import { deleteSession, renameSession } from "../lib/sessions-store";
 import { ConfirmDialog } from "./confirm-dialog";
 
+// One formatter per language: making one loads locale data (tens of ms on a slow machine), so not per row.
+const formatters = new Map<string, Intl.RelativeTimeFormat>();
+
 function ago(iso: string, lang: "zh" | "en"): string {
   const ms = Date.now() - Date.parse(iso);
-  const rtf = new Intl.RelativeTimeFormat(lang === "zh" ? "zh-CN" : "en", { numeric: "auto" });
+  let rtf = formatters.get(lang);
+  if (!rtf) {
+    rtf = new Intl.RelativeTimeFormat(lang === "zh" ? "zh-CN" : "en", { numeric: "auto" });
+    formatters.set(lang, rtf);
+  }
   const min = Math.round(ms / 60_000);
   if (Math.abs(min) < 60) return rtf.format(-min, "minute");
   const h = Math.round(min / 60);

@@ -4,7 +4,7 @@
  * collapsible JSON otherwise; errors visible. A delegate call carries its sub-agent's progress with
  * the sub-agent's own calls nested under it; a sub-agent's call is labelled with the sub-agent.
  */
-import { toolErrorText } from "@contracts/server-text";
+import { asClockReading, clockText, toolErrorText } from "@contracts/server-text";
 import { useState } from "react";
 import { useAgentName } from "../hooks/use-agent-name";
 import { analysisOf } from "../lib/analysis-of";
@@ -39,6 +39,18 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** `get_time`'s answer as a clock line in the UI's language. */
+function MarketClock({ text, open }: { text: { line: string; open: string; note: string }; open: boolean }) {
+  return (
+    <div className="market-clock" data-testid="market-clock" data-open={open}>
+      <p>
+        <strong>{text.line}</strong> · {text.open}
+      </p>
+      <p className="muted small">{text.note}</p>
+    </div>
+  );
+}
+
 /** A tool card. `durationOf` gives a call's live-measured (or server-reported) duration, when known. */
 export function ToolCard({
   block,
@@ -57,6 +69,7 @@ export function ToolCard({
   const done = block.phase === "done";
   const spill = done ? spillOf(block.output) : null;
   const analysis = done && !spill ? analysisOf(block.output) : null;
+  const clock = done && block.toolName === "get_time" ? asClockReading(block.output) : null;
   const [open, setOpen] = useState(true);
   const busy = block.phase === "input" || block.phase === "running";
   const bodyId = `tool-body-${block.toolCallId}`;
@@ -120,6 +133,7 @@ export function ToolCard({
             nested.length > 0 && <div className="subagent-calls">{nested}</div>
           )}
           {analysis && <AnalysisSummary analysis={analysis} output={block.output} />}
+          {clock && <MarketClock text={clockText(clock, lang)} open={clock.isTradingHours} />}
           {spill && <SpilledResult spill={spill} />}
           {block.input !== undefined && block.phase !== "input" && (
             <JsonView label={t("toolInput")} value={block.input} />

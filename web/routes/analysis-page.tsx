@@ -39,10 +39,13 @@ function SymbolSearch({ initial }: { initial: string }) {
   );
 }
 
+/** Daily bars the chart page shows. */
+export const ANALYSIS_PAGE_DAYS = 250;
+
 /** The analysis page. */
 export function AnalysisPage({ symbol }: { symbol: string }) {
   const { t } = useT();
-  const { data, error } = useBars(symbol, 250);
+  const { data, error } = useBars(symbol, ANALYSIS_PAGE_DAYS);
   const phone = typeof window !== "undefined" && window.innerWidth < 600;
   return (
     <div className="analysis-page">

@@ -239,3 +239,71 @@ const SUMMARY: Rule[] = [
 export function changeSummaryText(summary: string, lang: Lang): string {
   return lang === "zh" ? (apply(SUMMARY, summary) ?? summary) : summary;
 }
+
+const SESSION_TEXT: Record<string, { zh: string; en: string }> = {
+  weekend: { zh: "周末休市", en: "weekend, closed" },
+  pre_open: { zh: "开盘前", en: "before the open" },
+  morning: { zh: "上午交易时段", en: "morning session" },
+  lunch_break: { zh: "午间休市", en: "lunch break" },
+  afternoon: { zh: "下午交易时段", en: "afternoon session" },
+  regular: { zh: "常规交易时段", en: "regular session" },
+  after_close: { zh: "已收盘", en: "after the close" },
+};
+const WEEKDAY_ZH: Record<string, string> = {
+  Monday: "星期一",
+  Tuesday: "星期二",
+  Wednesday: "星期三",
+  Thursday: "星期四",
+  Friday: "星期五",
+  Saturday: "星期六",
+  Sunday: "星期日",
+};
+
+/** What `get_time` returns, as far as the clock line reads it. */
+export interface ClockReading {
+  market: string;
+  localDate: string;
+  localTime: string;
+  weekday: string;
+  session: string;
+  isTradingHours: boolean;
+}
+
+/** The market clock in words (`get_time`'s answer): local date, weekday, time, session, open or not, the holiday caveat. */
+export function clockText(c: ClockReading, lang: Lang): { line: string; open: string; note: string } {
+  const zh = lang === "zh";
+  const place = c.market === "us" ? (zh ? "纽约" : "New York") : zh ? "上海" : "Shanghai";
+  const weekday = zh ? (WEEKDAY_ZH[c.weekday] ?? c.weekday) : c.weekday;
+  const session = SESSION_TEXT[c.session]?.[lang] ?? c.session;
+  return {
+    line: zh
+      ? `${place}时间 ${c.localDate} ${weekday} ${c.localTime}，${session}`
+      : `${place} time ${c.localDate} ${weekday} ${c.localTime}, ${session}`,
+    open: c.isTradingHours
+      ? zh
+        ? "正在交易"
+        : "the market is open"
+      : zh
+        ? "现在不在交易时段"
+        : "the market is closed now",
+    note: zh
+      ? "未计入交易所节假日：工作日按交易日计。"
+      : "Exchange holidays are not modelled: a weekday counts as a trading day.",
+  };
+}
+
+/** `value` read as a clock reading, or null. */
+export function asClockReading(value: unknown): ClockReading | null {
+  if (typeof value !== "object" || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const s = (k: string) => (typeof v[k] === "string" ? (v[k] as string) : null);
+  const [market, localDate, localTime, weekday, session] = [
+    "market",
+    "localDate",
+    "localTime",
+    "weekday",
+    "session",
+  ].map(s);
+  if (!market || !localDate || !localTime || !weekday || !session || typeof v.isTradingHours !== "boolean") return null;
+  return { market, localDate, localTime, weekday, session, isTradingHours: v.isTradingHours };
+}

@@ -13,7 +13,9 @@ import type { Portfolio } from "../../../worker/contracts/portfolio";
 import type { ReportResult, StrategyResult } from "../../../worker/contracts/report";
 import type { ScreeningResult } from "../../../worker/contracts/screening";
 import {
+  asClockReading,
   caveatText,
+  clockText,
   changeSummaryText,
   exitReasonText,
   noticeText,
@@ -185,5 +187,27 @@ describe("server text in the UI language", () => {
     );
     expect(toolErrorText("invalid_input: code: bad", "zh")).toBe("输入无效：code: bad");
     expect(toolErrorText("weird", "zh")).toBe("weird");
+  });
+});
+
+describe("market clock in words", () => {
+  it("says the real get_time answer in Chinese and English", async () => {
+    const { getTimeHandler } = await import("../../../worker/tools/handlers/get-time");
+    // 2026-12-02 03:40 UTC = 11:40 in Shanghai, a Wednesday: the lunch break
+    const out = await getTimeHandler(
+      { market: "cn" },
+      { clock: () => Date.parse("2026-12-02T03:40:00Z") } as never,
+      {} as never,
+    );
+    expect(out.ok).toBe(true);
+    if (!out.ok) return;
+    const reading = asClockReading(out.value);
+    expect(reading).not.toBeNull();
+    if (!reading) return;
+    const zh = clockText(reading, "zh");
+    expect(zh.line).toBe("上海时间 2026-12-02 星期三 11:40:00，午间休市");
+    expect(zh.open).toBe("现在不在交易时段");
+    expect(englishLeft(`${zh.line}${zh.open}${zh.note}`)).toEqual([]);
+    expect(clockText(reading, "en").line).toBe("Shanghai time 2026-12-02 Wednesday 11:40:00, lunch break");
   });
 });

@@ -6,7 +6,7 @@
  * name or message with `<code>` or `*` cannot change how the rest of the answer renders.
  */
 import { reasonText } from "../../contracts/reason-text";
-import { caveatText } from "../../contracts/server-text";
+import { asClockReading, caveatText, clockText } from "../../contracts/server-text";
 import type { Lang } from "../errors";
 
 /** A tool result the offline model answers from. */
@@ -465,6 +465,12 @@ export function describeResult(r: ObservedResult, lang: Lang, parts: ReadonlySet
       return describeRegime(o, lang);
     case "search_stock_by_name":
       return describeSearch(o, lang);
+    case "get_time": {
+      const clock = asClockReading(o);
+      if (!clock) return describeGeneric(o, lang);
+      const text = clockText(clock, lang);
+      return [md(`${text.line}${T(lang, "，", "; ")}${text.open}${T(lang, "。", ".")}`), md(text.note)];
+    }
     default: {
       const reading = describeAnalysis(o, lang, parts);
       return reading.length > 0 ? reading : describeGeneric(o, lang);
