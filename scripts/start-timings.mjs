@@ -63,8 +63,8 @@ async function once(name, until) {
 
 try {
   await once("first start", /\[start\] worker: /);
-  await once("restart");
-  await once("restart 2");
+  await once("restart", /\[start\] serving/);
+  await once("restart 2", /\[start\] serving/);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
