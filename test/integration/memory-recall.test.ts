@@ -15,6 +15,7 @@ import { extractKeywords } from "../../worker/memory/keywords";
 import { stockCodes } from "../../worker/memory/stock-codes";
 import { createMemoryRecall } from "../../worker/runtime/memory/recall-memories";
 import { memoryStoreOf } from "../../worker/storage/memory-repo";
+import { POSTINGS_PER_TERM } from "../../worker/storage/memory-terms";
 import { testEnv } from "./test-env";
 
 const NOW = Date.UTC(2026, 5, 1);
@@ -220,5 +221,61 @@ describe("memory recall equivalence", () => {
     expect(await store.indexPending(100)).toBe(1);
     expect(await store.indexPending(100)).toBe(0);
     expect(await ask("legacyterm 弹簧效应")).toEqual(["mem_legacy"]);
+  });
+
+  it("keeps each person's term statistics equal to a count of their postings through adds, edits and deletes", async () => {
+    const counted = await testEnv.DB.prepare(
+      `SELECT owner_id, term, count(*) AS df, sum(tf) AS total FROM memory_terms GROUP BY owner_id, term ORDER BY owner_id, term`,
+    ).all();
+    const kept = await testEnv.DB.prepare(
+      `SELECT owner_id, term, df, total FROM memory_term_stats ORDER BY owner_id, term`,
+    ).all();
+    expect(kept.results.length).toBeGreaterThan(100);
+    expect(kept.results).toEqual(counted.results);
+    // Removing a memory takes its postings out of the statistics (the delete trigger chain).
+    const store = memoryStoreOf(testEnv.DB);
+    const before = await testEnv.DB.prepare("SELECT df FROM memory_term_stats WHERE owner_id = ?1 AND term = ''")
+      .bind(OWNERS[0])
+      .first<{ df: number }>();
+    const [first] = await store.list(OWNERS[0], { limit: 1 });
+    expect(await store.remove(OWNERS[0], first?.id ?? "")).toBe(true);
+    const after = await testEnv.DB.prepare("SELECT df FROM memory_term_stats WHERE owner_id = ?1 AND term = ''")
+      .bind(OWNERS[0])
+      .first<{ df: number }>();
+    expect(after?.df).toBe((before?.df ?? 0) - 1);
+  });
+
+  it("ranks a person with more postings per term than a recall reads by the best of them", async () => {
+    const store = memoryStoreOf(testEnv.DB);
+    const owner = "u_equiv_dave";
+    const filler = "放量突破之后回踩确认，缩量企稳时注意仓位控制和止损纪律，周线级别看主升浪 breakout";
+    const list = Array.from({ length: POSTINGS_PER_TERM + 50 }, (_, i) => ({
+      type: "fact" as const,
+      content: `${filler} 第${i}条`,
+      keywords: extractKeywords(filler),
+      codes: [],
+      origin: "rule" as const,
+      source: { sessionId: "s_d", messageIds: [`m_d${i}`] },
+    }));
+    await store.add(owner, list, NOW - 10 * DAY_MS);
+    // One short memory, the oldest by insertion order: the best bm25 for "breakout" by its length.
+    const [short = ""] = await store.add(
+      owner,
+      [
+        {
+          type: "fact",
+          content: "breakout 放量",
+          keywords: extractKeywords("breakout 放量"),
+          codes: [],
+          origin: "rule",
+          source: { sessionId: "s_d", messageIds: ["m_short"] },
+        },
+      ],
+      NOW - 10 * DAY_MS,
+    );
+    const recall = createMemoryRecall({ store, now: () => NOW, log: createLogger(() => {}), defer: () => {} });
+    const ids = (await recall.recall({ userId: owner, sessionId: "s_d", text: "breakout" }))?.ids ?? [];
+    expect(ids[0]).toBe(short);
+    expect(ids.length).toBeGreaterThan(1);
   });
 });

@@ -3,7 +3,8 @@
  * reclaim, Test of the Spring, SOS/JAC and the LPS/BU pullback. Each detector reads bars ≤ t and
  * returns the event that becomes knowable at t.
  */
-import { at, medianOf } from "./numeric";
+import { at } from "./numeric";
+import { medianFast } from "./rolling";
 import { atrPctAt, confidence, fpct, fx, isSwingLow, margin } from "./event-util";
 import type { RawEvent, ScanContext, Structure } from "./structure-types";
 
@@ -133,7 +134,7 @@ export function detectSOS(ctx: ScanContext, st: Structure, t: number, afterSprin
   const sr = at(s.sr, t);
   const cp = at(s.cp, t);
   if (c < R * (1 + p.breakMargin * scale) || !(sr >= p.breakSr) || !(vr >= p.breakVr) || !(cp >= p.sosCp)) return null;
-  const v60 = medianOf(s.volume, Math.max(0, t - 60), t);
+  const v60 = medianFast(s.volume, Math.max(0, t - 60), t);
   const strong = at(s.pct, t) >= 0.06 && at(s.volume, t) / v60 >= 3;
   return {
     type: "SOS",
@@ -178,8 +179,8 @@ export function detectLPS(ctx: ScanContext, st: Structure, t: number): RawEvent 
   const mid = (st.support + R) / 2;
   const isBu = low >= R * (1 - 0.02 * scale) && low <= R * (1 + p.buBand * scale);
   if (!isBu && low < mid) return null;
-  const pbMed = medianOf(s.volume, peak + 1, lowIdx + 1);
-  const refMed = medianOf(s.volume, Math.max(0, peak + 1 - 60), peak + 1);
+  const pbMed = medianFast(s.volume, peak + 1, lowIdx + 1);
+  const refMed = medianFast(s.volume, Math.max(0, peak + 1 - 60), peak + 1);
   const dry = pbMed / refMed;
   if (!(dry <= p.pullbackDryShare)) return null;
   return {

@@ -3,7 +3,8 @@
  * PS / PSY, and the automatic reaction (AR). A climax is confirmed by the first close that has
  * rallied (fallen) the AR minimum off its extreme; AR by a 3-bar hold or a 1-ATR pullback.
  */
-import { at, medianOf } from "./numeric";
+import { at } from "./numeric";
+import { medianFast } from "./rolling";
 import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
 import type { PendingClimax, RawEvent, ScanContext, Structure } from "./structure-types";
 
@@ -48,7 +49,7 @@ function medianAtMost(values: ArrayLike<number>, from: number, to: number, x: nu
   const highMid = n >> 1;
   if (le <= lowMid) return false; // the lower middle value is above x
   if (le > highMid) return true; // both middle values are at most x
-  return medianOf(values, from, to) <= x;
+  return medianFast(values, from, to) <= x;
 }
 
 /** Share of the values in [from, to] strictly below x. */
@@ -116,8 +117,6 @@ export function clusterClimax(
   if (!acc && !(pct >= p.clusterVolPct)) return null;
   const b0 = Math.max(0, c0 - p.clusterBaseBars);
   if (!(acc && pct >= p.clusterVolPct) && !medianAtMost(s.volume, b0, c0, vmax / p.clusterVolRatio)) return null;
-  const base = medianOf(s.volume, b0, c0);
-  const ratio = base > 0 ? vmax / base : 0;
   const bars = t - c0 + 1;
   return {
     side: acc ? "acc" : "dist",
@@ -127,10 +126,14 @@ export function clusterClimax(
     sr: srMax,
     vr: at(s.vr, kmax),
     cp: at(s.cp, t),
-    reasons: [
-      `climax cluster of ${bars} bars: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
-      `new ${p.clusterTrendBars}-bar ${acc ? "low" : "high"} after a ${fpct(extent)} ${acc ? "fall" : "rise"}; widest bar ${fx(srMax)} the 20-bar spread, ${(travel / atr).toFixed(1)} ATR across the cluster`,
-    ],
+    reasons: () => {
+      const base = medianFast(s.volume, b0, c0);
+      const ratio = base > 0 ? vmax / base : 0;
+      return [
+        `climax cluster of ${bars} bars: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
+        `new ${p.clusterTrendBars}-bar ${acc ? "low" : "high"} after a ${fpct(extent)} ${acc ? "fall" : "rise"}; widest bar ${fx(srMax)} the 20-bar spread, ${(travel / atr).toFixed(1)} ATR across the cluster`,
+      ];
+    },
   };
 }
 
@@ -170,7 +173,7 @@ function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
         sr: lag === 0 ? sr : Math.max(sr, at(s.sr, t)),
         vr: vrUse,
         cp,
-        reasons: [
+        reasons: () => [
           lag === 0
             ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
             : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} down bar reversed the next day`,
@@ -190,7 +193,7 @@ function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
       sr: lag === 0 ? sr : Math.max(sr, at(s.sr, t)),
       vr: lag === 0 ? vr : Math.max(vr, at(s.vr, t)),
       cp,
-      reasons: [
+      reasons: () => [
         lag === 0
           ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
           : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} up bar reversed the next day`,
@@ -216,7 +219,7 @@ export function climaxEvent(ctx: ScanContext, c: PendingClimax, t: number): RawE
     price: c.price,
     vr: c.vr,
     confidence: conf,
-    reasons: [...c.reasons, `confirmed by a ${fpct(move)} ${c.side === "acc" ? "rally" : "decline"} off the extreme`],
+    reasons: [...c.reasons(), `confirmed by a ${fpct(move)} ${c.side === "acc" ? "rally" : "decline"} off the extreme`],
   };
   if (c.side === "dist" && c.cp <= 0.5) ev.variant = "weakClose";
   return ev;

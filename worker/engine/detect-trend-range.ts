@@ -81,9 +81,8 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
     if (acc ? at(s.high, i) > at(s.high, top) : at(s.low, i) < at(s.low, top)) top = i;
   if (top >= k || k - top < 2) return null;
   const ext = acc ? at(s.high, top) : at(s.low, top);
-  if (acc ? minLow(s, top + 1, k - 1) < arPrice : maxHigh(s, top + 1, k - 1) > arPrice) return null;
-  const prior = acc ? maxHigh(s, top - p.reExtremeBars + 1, top - 1) : minLow(s, top - p.reExtremeBars + 1, top - 1);
-  if (acc ? ext < prior : ext > prior) return null;
+  // The constant-time tests first (trend, depth, rally), the window scans last: every test only
+  // rejects, so their order changes no answer, and on most bars one side fails on its MA50.
   const ma = at(s.sma50, top);
   const maPrev = at(s.sma50, top - p.reTrendBars);
   if (!Number.isFinite(ma) || !Number.isFinite(maPrev)) return null;
@@ -93,6 +92,9 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   if (depth < minDepth || depth > p.reMaxDepth * scale) return null;
   const rally = acc ? at(s.close, t) / arPrice - 1 : 1 - at(s.close, t) / arPrice;
   if (rally < arMinMove(ctx, k)) return null;
+  if (acc ? minLow(s, top + 1, k - 1) < arPrice : maxHigh(s, top + 1, k - 1) > arPrice) return null;
+  const prior = acc ? maxHigh(s, top - p.reExtremeBars + 1, top - 1) : minLow(s, top - p.reExtremeBars + 1, top - 1);
+  if (acc ? ext < prior : ext > prior) return null;
   const effort = legEffort(ctx, top + 1, k);
   // Context decides the side: a reaction that carries more volume than the leg before it is supply
   // (demand) taking over, not a pause — the trend extreme was the climax of the other side.

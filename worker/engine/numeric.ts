@@ -33,9 +33,33 @@ export function median(values: readonly number[]): number {
   return s.length % 2 === 1 ? at(s, mid) : (at(s, mid - 1) + at(s, mid)) / 2;
 }
 
+/** Scratch for `quantileOf` (grown on demand; each call is synchronous, so one buffer serves all). */
+let scratch = new Float64Array(512);
+
 /** Linear-interpolated quantile `q` ∈ [0,1] of `values[from..to)` (NaN if empty). */
 export function quantileOf(values: NumSeries, from: number, to: number, q: number): number {
   if (to <= from) return Number.NaN;
+  // Fast path: a typed copy sorted natively. It orders exactly as the comparator sort below unless a
+  // NaN (the comparator leaves those in place) or a -0 (the typed sort puts it before +0) is present.
+  const len = to - from;
+  if (scratch.length < len) scratch = new Float64Array(Math.max(len, 2 * scratch.length));
+  const t = scratch.subarray(0, len);
+  let plain = true;
+  for (let i = 0; i < len; i++) {
+    const v = at(values, from + i);
+    if (v !== v || (v === 0 && 1 / v < 0)) {
+      plain = false;
+      break;
+    }
+    t[i] = v;
+  }
+  if (plain) {
+    t.sort();
+    const pos = (len - 1) * q;
+    const lo = Math.floor(pos);
+    const hi = Math.ceil(pos);
+    return at(t, lo) + (at(t, hi) - at(t, lo)) * (pos - lo);
+  }
   const s: number[] = [];
   for (let i = from; i < to; i++) s.push(at(values, i));
   s.sort((a, b) => a - b);

@@ -257,6 +257,9 @@ function widen(ctx: ScanContext, st: Structure, pivot: Pivot | undefined, t: num
   if (pivot.kind === "low" && pivot.price < st.support - 0.5 * atr && pivot.price >= s0 - cap) st.support = pivot.price;
 }
 
+/** Share of the range's height beyond it at which two closes fail it (capped at `failMargin`; see `WIDEN_MAX`). */
+const FAIL_HEIGHT = 0.5;
+
 /** Failure transitions; returns true when the structure was closed. */
 function stepFailure(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
   const { s, p, scale } = ctx;
@@ -268,13 +271,17 @@ function stepFailure(ctx: ScanContext, state: ScanState, st: Structure, t: numbe
       state.failures.push({ kind: acc ? "spring_failed" : "utad_failed", index: t });
     }
   }
+  // Failed once price closes half the range's height beyond it (at most `failMargin`): in a narrow
+  // range a 5% margin is nearly a full height, and the range outlives the move that broke it.
+  const height = (st.resistance - st.support) / (acc ? st.support : st.resistance);
+  const m = Math.min(p.failMargin * scale, FAIL_HEIGHT * height);
   const line = acc
     ? st.trapIndex >= 0
       ? st.trapPrice
-      : st.support * (1 - p.failMargin * scale)
+      : st.support * (1 - m)
     : st.trapIndex >= 0
       ? st.trapPrice
-      : st.resistance * (1 + p.failMargin * scale);
+      : st.resistance * (1 + m);
   st.failCount = (acc ? c < line : c > line) ? st.failCount + 1 : 0;
   if (st.failCount < 2) return false;
   state.failures.push({ kind: "range_broken", index: t });

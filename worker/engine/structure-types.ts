@@ -92,7 +92,8 @@ export interface PendingClimax {
   sr: number;
   vr: number;
   cp: number;
-  reasons: string[];
+  /** Its reasons, formatted only when the climax becomes an event (most candidates never do). */
+  reasons: () => string[];
 }
 
 /** Everything the scan carries from bar to bar. */

@@ -3,7 +3,8 @@
  * cross-day confirmation state machine: pending → confirmed / expired within a per-type TTL.
  */
 import type { TriggerStatus, TriggerType } from "../contracts/analysis";
-import { at, meanOf, quantileOf } from "./numeric";
+import { at, meanOf } from "./numeric";
+import { quantileFast } from "./rolling";
 import type { Series } from "./series";
 
 /** A trigger fired at a bar, with the reference values its confirmation needs. */
@@ -102,6 +103,9 @@ export function evrTrigger(s: Series, t: number, scale = 1): TriggerSignal | nul
   };
 }
 
+/** The 20 ATR% values before the last five, reused by every call (single-threaded, never retained). */
+const PRIOR = new Float64Array(20);
+
 /** Compression trigger at t: ATR% of the last 5 bars at the 20% quantile of the prior 20, on dry volume, direction OK. */
 export function compressionTrigger(s: Series, t: number): TriggerSignal | null {
   if (t < 60) return null;
@@ -112,9 +116,9 @@ export function compressionTrigger(s: Series, t: number): TriggerSignal | null {
     mean5 += atrPct(i) / 5;
     if (i > t - 4 && atrPct(i) > atrPct(i - 1)) upticks++;
   }
-  const prior: number[] = [];
-  for (let i = t - 24; i <= t - 5; i++) prior.push(atrPct(i));
-  if (mean5 > quantileOf(prior, 0, prior.length, 0.2) || upticks > 1) return null;
+  const prior = PRIOR;
+  for (let i = t - 24; i <= t - 5; i++) prior[i - t + 24] = atrPct(i);
+  if (mean5 > quantileFast(prior, 0, PRIOR.length, 0.2) || upticks > 1) return null;
   const vol = meanOf(s.volume, t - 4, t + 1) / meanOf(s.volume, t - 24, t - 4);
   if (!(vol <= 0.6)) return null;
   if (!(at(s.sma20, t) > at(s.sma20, t - 5)) && !(at(s.close, t) >= at(s.sma50, t))) return null;

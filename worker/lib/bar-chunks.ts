@@ -1,11 +1,36 @@
 /**
- * Columnar JSON encoding of daily bars, one chunk per calendar year (the D1 cache's row format):
- * `{"d":[dates],"o":[…],"h":[…],"l":[…],"c":[…],"v":[…],"a":[…]?}`. Compact and fast to decode.
+ * The D1 cache's row format for daily bars: one chunk per calendar year. Two encodings read back:
+ *
+ * - **v2** (written now): `@2|<lastClose>|<n>|<year>|<bodyLength>|<scales>|<dates>|<o>|<h>|<l>|<c>|<v>|<a>` — each
+ *   numeric column as decimal-scaled integers (`scales`: one digit per column, `-` for a missing
+ *   amount column, `r` for a column kept as exact decimal text), delta- and zig-zag-coded in a
+ *   printable base-32 varint; dates as day-of-year deltas; a missing amount as `!`. About a third of
+ *   the JSON's bytes, and decoded by character arithmetic into typed arrays without per-bar objects
+ *   or a JSON parse. `lastClose` (the JSON number text) lets SQL read a series' last close with
+ *   `substr` (market-sync-repo.ts).
+ * - **v1** (rows written before): columnar JSON `{"d":[dates],"o":[…],"h":[…],"l":[…],"c":[…],"v":[…],"a":[…]?}`.
+ *
+ * Encoding is exact: a column is scaled only when every value comes back bit for bit (`m / 10^k`
+ * is correctly rounded for |m| < 2^53), else it is kept as decimal text; a chunk whose dates are
+ * not canonical days of its year is written as v1. Both decode to the same bars.
  */
 import type { Bar } from "../contracts/analysis";
 import type { BarColumns } from "../engine/series";
 
+/** A decoded chunk: its dates and six columns (amount NaN where missing). */
 interface Chunk {
+  n: number;
+  date: readonly string[];
+  open: ArrayLike<number>;
+  high: ArrayLike<number>;
+  low: ArrayLike<number>;
+  close: ArrayLike<number>;
+  volume: ArrayLike<number>;
+  /** NaN (v2) or null/absent (v1) where a bar has no amount. */
+  amount: ArrayLike<number | null> | undefined;
+}
+
+interface JsonChunk {
   d: string[];
   o: number[];
   h: number[];
@@ -14,6 +39,8 @@ interface Chunk {
   v: number[];
   a?: (number | null)[];
 }
+
+// ---- v1 (JSON) ----
 
 function isNumbers(x: unknown, n: number): x is number[] {
   if (!Array.isArray(x) || x.length !== n) return false;
@@ -35,7 +62,7 @@ function isAmounts(x: unknown, n: number): boolean {
 }
 
 /** Structural check (hand-written: this runs for every cached year of every symbol). */
-function isChunk(x: unknown): x is Chunk {
+function isJsonChunk(x: unknown): x is JsonChunk {
   if (typeof x !== "object" || x === null) return false;
   const c = x as Record<string, unknown>;
   const d = c.d;
@@ -46,7 +73,276 @@ function isChunk(x: unknown): x is Chunk {
   return isAmounts(c.a, n);
 }
 
-/** Splits bars (ascending) into yearly chunks. */
+function decodeV1(text: string): Chunk | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isJsonChunk(json)) return null;
+  return {
+    n: json.d.length,
+    date: json.d,
+    open: json.o,
+    high: json.h,
+    low: json.l,
+    close: json.c,
+    volume: json.v,
+    amount: json.a,
+  };
+}
+
+function encodeV1(list: readonly Bar[]): string {
+  const hasAmount = list.some((b) => b.amount !== undefined);
+  return JSON.stringify({
+    d: list.map((b) => b.date),
+    o: list.map((b) => b.open),
+    h: list.map((b) => b.high),
+    l: list.map((b) => b.low),
+    c: list.map((b) => b.close),
+    v: list.map((b) => b.volume),
+    ...(hasAmount ? { a: list.map((b) => b.amount ?? null) } : {}),
+  });
+}
+
+// ---- v2 ----
+
+const V2 = "@2|";
+/**
+ * Varint digits, little end first: a terminal digit d is the character 48 + d ('0'…'O'), a
+ * continuation digit is `CONT_CHARS[d]` ('P'…'[' and ']'…'p': no backslash, quote or `|`, so the
+ * text needs no escaping in JSON or SQL transports).
+ */
+const TERM = 48;
+const CONT_CHARS = Array.from({ length: 32 }, (_, d) => String.fromCharCode(d < 12 ? 80 + d : 81 + d));
+/** Character code → terminal digit (0–31), continuation digit + 32 (32–63), or -1. */
+const DIGIT = new Int8Array(128).fill(-1);
+for (let d = 0; d < 32; d++) {
+  DIGIT[TERM + d] = d;
+  DIGIT[(CONT_CHARS[d] ?? "").charCodeAt(0)] = 32 + d;
+}
+const NULL_MARK = 33; // '!'
+const BAR = 124; // '|'
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+/** Largest scaled magnitude (zig-zag deltas of two such stay under 2^53). */
+const MAX_SCALED = 2 ** 50;
+
+const DAY_MS = 86_400_000;
+const yearDates = new Map<number, string[]>();
+
+/** "YYYY-MM-DD" of every day of `year` by day-of-year (shared strings: decoded dates allocate nothing). */
+function datesOfYear(year: number): string[] {
+  let out = yearDates.get(year);
+  if (!out) {
+    out = [];
+    const t0 = Date.UTC(year, 0, 1);
+    for (let k = 0; k < 366; k++) {
+      const iso = new Date(t0 + k * DAY_MS).toISOString().slice(0, 10);
+      if (!iso.startsWith(String(year))) break;
+      out.push(iso);
+    }
+    yearDates.set(year, out);
+  }
+  return out;
+}
+
+function pushVarint(out: string[], z: number): void {
+  let s = "";
+  while (z >= 32) {
+    s += CONT_CHARS[z % 32] ?? "";
+    z = Math.floor(z / 32);
+  }
+  out.push(s + String.fromCharCode(TERM + z));
+}
+
+/** The smallest decimal scale at which every value survives exactly, or -1. */
+function scaleOf(values: readonly number[]): number {
+  outer: for (let k = 0; k < POW10.length; k++) {
+    const f = POW10[k] ?? 1;
+    for (const v of values) {
+      if (Number.isNaN(v)) continue; // a missing amount
+      if (Object.is(v, -0)) return -1;
+      const m = Math.round(v * f);
+      if (!(Math.abs(m) <= MAX_SCALED) || m / f !== v) continue outer;
+    }
+    return k;
+  }
+  return -1;
+}
+
+/** One column: its scale character and body (NaN = missing, only in the amount column). */
+function encodeColumn(values: readonly number[]): [string, string] {
+  const k = scaleOf(values);
+  if (k < 0) return ["r", values.map((v) => (Number.isNaN(v) ? "!" : String(v))).join(",")];
+  const f = POW10[k] ?? 1;
+  const parts: string[] = [];
+  let prev = 0;
+  for (const v of values) {
+    if (Number.isNaN(v)) {
+      parts.push("!");
+      continue;
+    }
+    const m = Math.round(v * f);
+    const d = m - prev;
+    prev = m;
+    pushVarint(parts, d >= 0 ? 2 * d : -2 * d - 1);
+  }
+  return [String(k), parts.join("")];
+}
+
+function encodeV2(year: number, list: readonly Bar[]): string | null {
+  const table = datesOfYear(year);
+  const dates: string[] = [];
+  let prevDay = 0;
+  const t0 = Date.UTC(year, 0, 1);
+  for (const b of list) {
+    const day = Math.round((Date.parse(`${b.date}T00:00:00Z`) - t0) / DAY_MS);
+    if (!(day >= prevDay) || table[day] !== b.date) return null;
+    pushVarint(dates, day - prevDay);
+    prevDay = day;
+  }
+  const cols: [string, string][] = [
+    encodeColumn(list.map((b) => b.open)),
+    encodeColumn(list.map((b) => b.high)),
+    encodeColumn(list.map((b) => b.low)),
+    encodeColumn(list.map((b) => b.close)),
+    encodeColumn(list.map((b) => b.volume)),
+  ];
+  const hasAmount = list.some((b) => b.amount !== undefined);
+  const amount = hasAmount
+    ? encodeColumn(list.map((b) => (b.amount !== undefined && Number.isFinite(b.amount) ? b.amount : Number.NaN)))
+    : (["-", ""] as [string, string]);
+  cols.push(amount);
+  const last = list[list.length - 1];
+  if (!last) return null;
+  const body = [cols.map((c) => c[0]).join(""), dates.join(""), ...cols.map((c) => c[1])].join("|");
+  return `@2|${String(last.close)}|${list.length}|${year}|${body.length}|${body}`;
+}
+
+/**
+ * Reads `n` varint-coded values starting at `pos` into `out` (undone deltas, divided by the scale);
+ * returns the position of the `|` (or end) after them, or -1 when the body is malformed.
+ */
+function readScaled(text: string, pos: number, n: number, f: number, nullable: boolean, out: Float64Array): number {
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    let c = text.charCodeAt(pos++);
+    if (c === NULL_MARK && nullable) {
+      out[i] = Number.NaN;
+      continue;
+    }
+    let z = 0;
+    let mul = 1;
+    let dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
+    while (dg >= 32) {
+      z += (dg - 32) * mul;
+      mul *= 32;
+      c = text.charCodeAt(pos++);
+      dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
+    }
+    if (dg < 0) return -1;
+    z += dg * mul;
+    prev += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    out[i] = f === 1 ? prev : prev / f;
+  }
+  return pos === text.length || text.charCodeAt(pos) === BAR ? pos : -1;
+}
+
+function readRaw(text: string, pos: number, n: number, nullable: boolean, out: Float64Array): number {
+  let end = text.indexOf("|", pos);
+  if (end < 0) end = text.length;
+  const parts = text.slice(pos, end).split(",");
+  if (parts.length !== n) return -1;
+  for (let i = 0; i < n; i++) {
+    const p = parts[i] ?? "";
+    if (p === "!" && nullable) {
+      out[i] = Number.NaN;
+      continue;
+    }
+    const v = p === "" ? Number.NaN : Number(p);
+    if (!Number.isFinite(v)) return -1;
+    out[i] = v;
+  }
+  return end;
+}
+
+function decodeV2(text: string): Chunk | null {
+  // Header: @2|lastClose|n|year|bodyLength|scales|… (a truncated or extended row fails the length).
+  const p1 = text.indexOf("|", 3);
+  const p2 = text.indexOf("|", p1 + 1);
+  const p3 = text.indexOf("|", p2 + 1);
+  const p3b = text.indexOf("|", p3 + 1);
+  const p4 = text.indexOf("|", p3b + 1);
+  if (p1 < 0 || p2 < 0 || p3 < 0 || p3b < 0 || p4 < 0) return null;
+  const n = Number(text.slice(p1 + 1, p2));
+  const year = Number(text.slice(p2 + 1, p3));
+  const bodyLength = Number(text.slice(p3 + 1, p3b));
+  const scales = text.slice(p3b + 1, p4);
+  if (!Number.isSafeInteger(n) || n < 0 || !Number.isSafeInteger(year) || scales.length !== 6) return null;
+  if (text.length - p3b - 1 !== bodyLength) return null;
+  const table = datesOfYear(year);
+  const date = new Array<string>(n);
+  let pos = p4 + 1;
+  let day = 0;
+  for (let i = 0; i < n; i++) {
+    let c = text.charCodeAt(pos++);
+    let z = 0;
+    let mul = 1;
+    let dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
+    while (dg >= 32) {
+      z += (dg - 32) * mul;
+      mul *= 32;
+      c = text.charCodeAt(pos++);
+      dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
+    }
+    if (dg < 0) return null;
+    day += z + dg * mul;
+    const d = table[day];
+    if (d === undefined) return null;
+    date[i] = d;
+  }
+  if (text.charCodeAt(pos) !== BAR) return null;
+  const buf = new Float64Array(6 * n);
+  const cols: Float64Array[] = [];
+  for (let k = 0; k < 6; k++) {
+    const s = scales.charCodeAt(k);
+    const out = buf.subarray(k * n, (k + 1) * n);
+    cols.push(out);
+    if (pos >= text.length || text.charCodeAt(pos) !== BAR) return null;
+    pos++;
+    const nullable = k === 5;
+    if (s === 45 /* - */ && nullable) {
+      out.fill(Number.NaN);
+      if (pos !== text.length && text.charCodeAt(pos) !== BAR) return null;
+      continue;
+    }
+    if (s === 114 /* r */) pos = readRaw(text, pos, n, nullable, out);
+    else if (s >= 48 && s <= 57) pos = readScaled(text, pos, n, POW10[s - 48] ?? 1, nullable, out);
+    else return null;
+    if (pos < 0) return null;
+  }
+  // The header's last close must be the body's (SQL reads the header alone).
+  if (pos !== text.length || (n > 0 && Number(text.slice(3, p1)) !== cols[3]?.[n - 1])) return null;
+  const [open, high, low, close, volume, amount] = cols as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  return { n, date, open, high, low, close, volume, amount };
+}
+
+/** Either encoding; null when the chunk is corrupt. */
+function decodeChunk(text: string): Chunk | null {
+  return text.startsWith(V2) ? decodeV2(text) : decodeV1(text);
+}
+
+// ---- public API ----
+
+/** Splits bars (ascending) into yearly chunks (v2; v1 for a year whose dates v2 cannot carry). */
 export function encodeBarChunks(bars: readonly Bar[]): { year: number; bars: string }[] {
   const byYear = new Map<number, Bar[]>();
   for (const b of bars) {
@@ -55,43 +351,38 @@ export function encodeBarChunks(bars: readonly Bar[]): { year: number; bars: str
     if (list) list.push(b);
     else byYear.set(y, [b]);
   }
-  return [...byYear.entries()].map(([year, list]) => {
-    const hasAmount = list.some((b) => b.amount !== undefined);
-    const chunk = {
-      d: list.map((b) => b.date),
-      o: list.map((b) => b.open),
-      h: list.map((b) => b.high),
-      l: list.map((b) => b.low),
-      c: list.map((b) => b.close),
-      v: list.map((b) => b.volume),
-      ...(hasAmount ? { a: list.map((b) => b.amount ?? null) } : {}),
-    };
-    return { year, bars: JSON.stringify(chunk) };
-  });
+  return [...byYear.entries()].map(([year, list]) => ({ year, bars: encodeV2(year, list) ?? encodeV1(list) }));
 }
 
-/** Decodes one chunk; a corrupt chunk decodes to no bars (the series is then refetched). */
-export function decodeBarChunk(text: string): Bar[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return [];
+/** The v1 (JSON) encoding of the same chunks: what rows written before v2 hold (tests, migration checks). */
+export function encodeBarChunksV1(bars: readonly Bar[]): { year: number; bars: string }[] {
+  const byYear = new Map<number, Bar[]>();
+  for (const b of bars) {
+    const y = Number(b.date.slice(0, 4));
+    const list = byYear.get(y);
+    if (list) list.push(b);
+    else byYear.set(y, [b]);
   }
-  if (!isChunk(json)) return [];
-  const { d, o, h, l, c, v, a } = json;
-  const out: Bar[] = new Array<Bar>(d.length);
-  for (let i = 0; i < d.length; i++) {
+  return [...byYear.entries()].map(([year, list]) => ({ year, bars: encodeV1(list) }));
+}
+
+/** Decodes one chunk (either encoding); a corrupt chunk decodes to no bars (the series is then refetched). */
+export function decodeBarChunk(text: string): Bar[] {
+  const c = decodeChunk(text);
+  if (!c) return [];
+  const { date, open, high, low, close, volume, amount } = c;
+  const out: Bar[] = new Array<Bar>(c.n);
+  for (let i = 0; i < c.n; i++) {
     const bar: Bar = {
-      date: d[i] ?? "",
-      open: o[i] ?? 0,
-      high: h[i] ?? 0,
-      low: l[i] ?? 0,
-      close: c[i] ?? 0,
-      volume: v[i] ?? 0,
+      date: date[i] ?? "",
+      open: open[i] ?? 0,
+      high: high[i] ?? 0,
+      low: low[i] ?? 0,
+      close: close[i] ?? 0,
+      volume: volume[i] ?? 0,
     };
-    const amt = a?.[i];
-    if (amt !== undefined && amt !== null) bar.amount = amt;
+    const amt = amount?.[i];
+    if (amt !== undefined && amt !== null && !Number.isNaN(amt)) bar.amount = amt;
     out[i] = bar;
   }
   return out;
@@ -128,22 +419,22 @@ export function decodeBarColumnsMany(
   });
 }
 
-/** The chunks (newest first) holding the last `lastBars` bars, parsed and checked. */
+/** The chunks (newest first) holding the last `lastBars` bars, decoded and checked (corrupt ones skipped). */
 function lastChunks(texts: readonly string[], lastBars: number): { chunks: Chunk[]; n: number } {
   const parsed: Chunk[] = [];
   let have = 0;
   for (let k = texts.length - 1; k >= 0 && have < lastBars; k--) {
-    let json: unknown;
-    try {
-      json = JSON.parse(texts[k] ?? "");
-    } catch {
-      continue;
-    }
-    if (!isChunk(json)) continue;
-    parsed.push(json);
-    have += json.d.length;
+    const c = decodeChunk(texts[k] ?? "");
+    if (!c) continue;
+    parsed.push(c);
+    have += c.n;
   }
   return { chunks: parsed, n: Math.min(have, lastBars) };
+}
+
+function copyTail(dst: Float64Array, to: number, src: ArrayLike<number>, from: number, count: number): void {
+  if (src instanceof Float64Array) dst.set(src.subarray(from, from + count), to);
+  else for (let j = 0; j < count; j++) dst[to + j] = src[from + j] ?? 0;
 }
 
 function fill(parsed: readonly Chunk[], n: number, buf: Float64Array): BarColumns {
@@ -157,17 +448,23 @@ function fill(parsed: readonly Chunk[], n: number, buf: Float64Array): BarColumn
     amount: buf.subarray(5 * n, 6 * n),
   };
   const date = out.date as string[];
-  let i = n - 1;
+  // Newest chunk first: each fills the slots before the previous one's.
+  let end = n;
   for (const c of parsed) {
-    for (let j = c.d.length - 1; j >= 0 && i >= 0; j--, i--) {
-      date[i] = c.d[j] ?? "";
-      out.open[i] = c.o[j] ?? 0;
-      out.high[i] = c.h[j] ?? 0;
-      out.low[i] = c.l[j] ?? 0;
-      out.close[i] = c.c[j] ?? 0;
-      out.volume[i] = c.v[j] ?? 0;
-      out.amount[i] = c.a?.[j] ?? Number.NaN;
-    }
+    if (end <= 0) break;
+    const count = Math.min(c.n, end);
+    const from = c.n - count;
+    const to = end - count;
+    for (let j = 0; j < count; j++) date[to + j] = c.date[from + j] ?? "";
+    copyTail(out.open, to, c.open, from, count);
+    copyTail(out.high, to, c.high, from, count);
+    copyTail(out.low, to, c.low, from, count);
+    copyTail(out.close, to, c.close, from, count);
+    copyTail(out.volume, to, c.volume, from, count);
+    const a = c.amount;
+    if (a instanceof Float64Array) out.amount.set(a.subarray(from, from + count), to);
+    else for (let j = 0; j < count; j++) out.amount[to + j] = a?.[from + j] ?? Number.NaN;
+    end = to;
   }
   return out;
 }

@@ -439,13 +439,24 @@ export class TurnController {
     });
     this.log.addUsage(result.usage);
     const ownerId = this.log.meta()?.ownerId;
-    if (ownerId) await this.host.recordUsage(ownerId, now, result);
-    const folded = await foldChunks(this.chunksOf(turnId));
+    // The owner's usage (D1) is written while the answer is folded; both before the answer is stored.
+    const usage = ownerId ? this.host.recordUsage(ownerId, now, result) : Promise.resolve();
+    const chunks = this.chunksOf(turnId); // read and parsed once: the fold and the audit seal share them
+    const folded = await foldChunks(chunks);
+    await usage;
     if (folded && row) {
       // The diagnosis stays with a failed turn, so a reload still shows what went wrong.
       const metadata = result.error ? { status: result.status, error: result.error } : { status: result.status };
       this.log.appendMessage(toStored(folded, row.assistantMessageId, metadata), now);
     }
+    if (this.live?.id === turnId) {
+      // The trace goes to R2 off the answer's path; a read of it waits for the write (TraceWriter).
+      this.host.waitUntil(this.host.traces.flush(turnId, this.live));
+      this.live = undefined;
+    }
+    this.host.closeStreams();
+    // After-answer work, queued in the same tick the streams close (no await in between), so a read
+    // that follows the answer still finds the audit write queued (reads wait for it).
     const meta = this.log.meta();
     if (meta && row)
       this.host.waitUntil(
@@ -457,7 +468,7 @@ export class TurnController {
           userMessageId: row.userMessageId,
           endedAt: now,
           result,
-          chunks: this.chunksOf(turnId),
+          chunks,
         }),
       );
     // Long-term memory learns from the stored turn after the answer, never delaying it.
@@ -465,17 +476,12 @@ export class TurnController {
       this.host.waitUntil(
         this.host.learn({
           ownerId,
-          sessionId: this.log.meta()?.id ?? "",
+          sessionId: meta?.id ?? "",
           userMessageId: row.userMessageId,
           assistant: folded ? toStored(folded, row.assistantMessageId) : undefined,
           answered: result.status === "done",
         }),
       );
-    if (this.live?.id === turnId) {
-      await this.host.traces.flush(turnId, this.live);
-      this.live = undefined;
-    }
-    this.host.closeStreams();
     this.host.log.info("turn_end", { turnId, status: result.status, rounds: result.rounds, model: result.modelId });
     this.deliverPending();
   }

@@ -9,6 +9,8 @@ import type { TurnStore } from "./turn-store";
 /** Writes and reads a session's traces. */
 export class TraceWriter {
   private readonly r2: R2SpillStore;
+  /** Writes under way, by turn: a read of that turn's trace waits for its write. */
+  private readonly writing = new Map<string, Promise<void>>();
 
   constructor(
     bucket: R2Bucket,
@@ -35,8 +37,21 @@ export class TraceWriter {
       live.trace.push(JSON.stringify({ at: new Date().toISOString(), ...(redactSecrets(event) as object) }));
   }
 
-  /** Writes the turn's trace so far to R2 and indexes it (failures are logged, never fatal). */
-  async flush(turnId: string, live: LiveTurn): Promise<void> {
+  /**
+   * Writes the turn's trace so far to R2 and indexes it (failures are logged, never fatal). Writes of
+   * one turn run in order; `read` waits for the last one queued.
+   */
+  flush(turnId: string, live: LiveTurn): Promise<void> {
+    const previous = this.writing.get(turnId) ?? Promise.resolve();
+    const write = previous.then(() => this.write(turnId, live));
+    this.writing.set(turnId, write);
+    void write.then(() => {
+      if (this.writing.get(turnId) === write) this.writing.delete(turnId);
+    });
+    return write;
+  }
+
+  private async write(turnId: string, live: LiveTurn): Promise<void> {
     try {
       const text = (await live.tracePrefix) + live.trace.map((l) => `${l}\n`).join("");
       const key = this.key(turnId);
@@ -49,6 +64,7 @@ export class TraceWriter {
 
   /** A turn's trace, or null when none was written. */
   async read(turnId: string): Promise<string | null> {
+    await this.writing.get(turnId);
     return this.turns.traceOf(turnId) ? this.r2.get(this.key(turnId)) : null;
   }
 }

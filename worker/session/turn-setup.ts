@@ -22,16 +22,59 @@ import { D1SkillRepo } from "../storage/skill-repo";
 import { MODEL_TOOLS } from "../tools/registry";
 import { memoryPorts } from "./session-memory";
 import { createToolDeps } from "./tool-deps";
+import type { BoundTool } from "../tools/bind";
+import type { MemoryRecall, RecalledMemories } from "../ports/memory-recall";
 import { userModelChain } from "./user-models";
+
+/** The profile definitions checked against the registry (both static: once per isolate). */
+let profilesChecked: ReturnType<typeof validateProfiles> | undefined;
 
 /** The effective profile; a broken profile definition falls back to the default, loudly. */
 export function effectiveProfile(profile: string | null, log: Logger): EffectiveProfile {
-  const checked = validateProfiles(new Set(MODEL_TOOLS.map((t) => t.spec.name)));
+  profilesChecked ??= validateProfiles(new Set(MODEL_TOOLS.map((t) => t.spec.name)));
+  const checked = profilesChecked;
   if (!checked.ok) {
     log.error("profiles_invalid", { message: checked.error.message });
     return resolveProfile(null);
   }
   return resolveProfile(profile);
+}
+
+/** Each profile's tool list, built once, so the runtime's schema conversion (cached per list) runs once. */
+const toolsByProfile = new Map<string, readonly BoundTool[]>();
+
+/** The profile's tools in the profile's order, plus execute_skill (skills work in every profile). */
+function profileTools(profile: EffectiveProfile): readonly BoundTool[] {
+  if (!profile.tools) return MODEL_TOOLS;
+  const key = profile.tools.join(",");
+  let tools = toolsByProfile.get(key);
+  if (!tools) {
+    tools = [...profile.tools, "execute_skill"].flatMap((name) => MODEL_TOOLS.filter((t) => t.spec.name === name));
+    toolsByProfile.set(key, tools);
+  }
+  return tools;
+}
+
+/**
+ * The memory port with this turn's recall already started (it needs only the person and the
+ * question), so it runs beside the set-up's D1 reads instead of after them; the runtime's call with
+ * the same question takes it, any other call recalls afresh.
+ */
+function withRecallStarted(
+  memory: MemoryRecall,
+  first: { userId: string; sessionId: string; text: string },
+): MemoryRecall {
+  let started: Promise<RecalledMemories | null> | undefined = memory.recall(first);
+  started.catch(() => {}); // observed by the runtime's call; never an unhandled rejection here
+  return {
+    recall(input) {
+      const mine = started;
+      started = undefined;
+      return mine && input.userId === first.userId && input.sessionId === first.sessionId && input.text === first.text
+        ? mine
+        : memory.recall(input);
+    },
+  };
 }
 
 /** What the DO hands over to set a turn up. */
@@ -61,6 +104,12 @@ export async function setUpTurn(
   const db = createDb(o.env.DB);
   const skills = new D1SkillRepo(db);
   const question = lastUserText(o.transcript.history);
+  const ports = memoryPorts(o.env.DB, o.log, o.host.waitUntil);
+  // The loop recalls for a new turn with a question (never on resume, never in a pipeline).
+  const recalls = !o.resume && profile.runtime !== "pipeline" && o.transcript.history.some((m) => m.role === "user");
+  const memory = recalls
+    ? withRecallStarted(ports.memory, { userId: o.userId, sessionId: o.sessionId, text: question })
+    : ports.memory;
   const [skillList, hints, chain] = await Promise.all([
     skills.list(o.userId).catch((error: unknown) => (o.log.warn("skills_unavailable", { error }), [])),
     new D1HintRepo(db).list(o.userId).catch((error: unknown) => (o.log.warn("hints_unavailable", { error }), [])),
@@ -70,10 +119,7 @@ export async function setUpTurn(
   ]);
   const system = buildSystemPrompt({ profilePrompt: profile.prompt, skillsReminder: skillsReminder(skillList) });
   const context = turnContext({ now: o.host.now(), hints: matchHints(hints, question).map((h) => h.text) });
-  // The profile's tools in the profile's order, plus execute_skill (skills work in every profile).
-  const tools = profile.tools
-    ? [...profile.tools, "execute_skill"].flatMap((name) => MODEL_TOOLS.filter((t) => t.spec.name === name))
-    : MODEL_TOOLS;
+  const tools = profileTools(profile);
   const req: TurnRequest = {
     sessionId: o.sessionId,
     turnId: o.turn.id,
@@ -92,14 +138,15 @@ export async function setUpTurn(
     },
     ...(o.resume ? { resume: o.resume } : { started: true }),
   };
-  const { session, waitUntil, ...host } = o.host;
+  const { session, waitUntil: _deferred, ...host } = o.host;
   const deps: TurnDeps = {
     ...host,
     models: chain.models,
     tools,
     allTools: MODEL_TOOLS,
     toolDeps: createToolDeps(o.env, o.config, { session, skills }),
-    ...memoryPorts(o.env.DB, o.log, waitUntil),
+    memory,
+    memoryFlush: ports.memoryFlush,
     spills: new R2SpillStore(o.env.SPILLS),
     priceOf: (modelId) => o.config.prices[modelId] ?? o.config.prices["*"],
     log: o.log,

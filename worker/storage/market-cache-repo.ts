@@ -1,9 +1,11 @@
 /**
  * D1MarketCache: the symbol universe and cached daily series in D1 (tables market_symbols,
  * market_series, market_bar_chunks). Series are written whole (meta + yearly chunks in one batch)
- * and read back joined by year; a universe read is one query per market.
+ * and read back joined by year — a series' meta and its chunks in one statement (500 ids per
+ * statement, a universe read one statement per market), rows as arrays — and the chunks decoded by
+ * lib/bar-chunks.ts (v2, or v1 JSON rows written before).
  */
-import { and, asc, eq, gte, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { MarketCode, SecurityKind, SymbolInfo } from "../contracts/market";
 import { decodeBarChunk, decodeBarColumnsMany, encodeBarChunks } from "../lib/bar-chunks";
 import type { CachedColumns, CachedSeries, MarketCache } from "../ports/market-data";
@@ -12,9 +14,6 @@ import { marketBarChunks, marketSeries, marketSymbols } from "./schema";
 
 type SymbolRow = typeof marketSymbols.$inferSelect;
 type SeriesRow = typeof marketSeries.$inferSelect;
-
-/** D1 caps bound parameters per statement; id lists are read in slices below it. */
-const MAX_PARAMS = 90;
 
 function toSymbol(r: SymbolRow): SymbolInfo {
   return {
@@ -33,7 +32,31 @@ function toSymbol(r: SymbolRow): SymbolInfo {
   };
 }
 
-function toSeries(meta: SeriesRow, chunks: string[]): CachedSeries {
+/** What a cached series' reader needs of its `market_series` row. */
+type SeriesMeta = Pick<SeriesRow, "symbolId" | "adjust" | "origin" | "fetchedAt" | "simulated">;
+
+/** Ids read per statement (one bound JSON array, so D1's parameter cap does not apply). */
+const IDS_PER_READ = 500;
+const META_COLUMNS = "s.symbol_id, s.adjust, s.origin, s.fetched_at, s.simulated";
+/** A row of a series-and-chunks read: the series' columns, then one chunk (null when it has none). */
+type SeriesChunkRow = [string, SeriesRow["adjust"], SeriesRow["origin"], number, number, string | null];
+
+/** Groups rows ordered by symbol (then year) into one call per series. */
+function groupRows(rows: readonly SeriesChunkRow[], each: (meta: SeriesMeta, chunks: string[]) => void): void {
+  let i = 0;
+  while (i < rows.length) {
+    const first = rows[i] as SeriesChunkRow;
+    const [symbolId, adjust, origin, fetchedAt, simulated] = first;
+    const chunks: string[] = [];
+    for (; i < rows.length && (rows[i] as SeriesChunkRow)[0] === symbolId; i++) {
+      const bars = (rows[i] as SeriesChunkRow)[5];
+      if (bars !== null) chunks.push(bars);
+    }
+    each({ symbolId, adjust, origin, fetchedAt, simulated: simulated === 1 }, chunks);
+  }
+}
+
+function toSeries(meta: SeriesMeta, chunks: string[]): CachedSeries {
   return {
     symbolId: meta.symbolId,
     bars: chunks.flatMap(decodeBarChunk),
@@ -52,9 +75,11 @@ function likeText(s: string): string {
 /** The market cache in D1. */
 export class D1MarketCache implements MarketCache {
   readonly #db: Db;
+  readonly #d1: D1Database;
 
   constructor(db: Db) {
     this.#db = db;
+    this.#d1 = db.$client;
   }
 
   async getSymbol(id: string): Promise<SymbolInfo | null> {
@@ -148,52 +173,44 @@ export class D1MarketCache implements MarketCache {
     return decodeBarColumnsMany(texts, lastBars).map((columns, i) => ({ symbolId: ids[i] ?? "", columns }));
   }
 
-  /** Reads the series rows and their yearly chunks (ascending) in id slices; `each` per found series. */
-  async #chunksOf(symbolIds: readonly string[], each: (meta: SeriesRow, chunks: string[]) => void): Promise<void> {
-    for (let i = 0; i < symbolIds.length; i += MAX_PARAMS) {
-      const ids = symbolIds.slice(i, i + MAX_PARAMS);
-      const metas = await this.#db.select().from(marketSeries).where(inArray(marketSeries.symbolId, ids)).all();
-      if (metas.length === 0) continue;
-      const chunks = await this.#db
-        .select()
-        .from(marketBarChunks)
-        .where(inArray(marketBarChunks.symbolId, ids))
-        .orderBy(asc(marketBarChunks.symbolId), asc(marketBarChunks.year))
-        .all();
-      const bySymbol = new Map<string, string[]>();
-      for (const c of chunks) {
-        const list = bySymbol.get(c.symbolId);
-        if (list) list.push(c.bars);
-        else bySymbol.set(c.symbolId, [c.bars]);
-      }
-      for (const m of metas) each(m, bySymbol.get(m.symbolId) ?? []);
+  /**
+   * Reads the series rows and their yearly chunks (ascending) in one statement per 500 ids (the ids
+   * bound as one JSON array, read with `json_each`; rows as arrays, not objects); `each` per found series.
+   */
+  async #chunksOf(symbolIds: readonly string[], each: (meta: SeriesMeta, chunks: string[]) => void): Promise<void> {
+    const unique = [...new Set(symbolIds)];
+    for (let i = 0; i < unique.length; i += IDS_PER_READ) {
+      const ids = unique.slice(i, i + IDS_PER_READ);
+      const rows = await this.#d1
+        .prepare(
+          `SELECT ${META_COLUMNS}, c.bars
+           FROM json_each(?1) AS k
+           JOIN market_series s ON s.symbol_id = k.value
+           LEFT JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id
+           ORDER BY s.symbol_id, c.year`,
+        )
+        .bind(JSON.stringify(ids))
+        .raw<SeriesChunkRow>();
+      groupRows(rows, each);
     }
   }
 
-  /** Every cached series of a market's stocks (kind `stock`), chunks from `fromYear` on; one query. */
+  /** Every cached series of a market's stocks (kind `stock`), chunks from `fromYear` on; one statement. */
   async seriesOfMarket(market: MarketCode, fromYear: number): Promise<CachedSeries[]> {
-    const metas = await this.#db
-      .select({ meta: marketSeries })
-      .from(marketSeries)
-      .innerJoin(marketSymbols, eq(marketSymbols.id, marketSeries.symbolId))
-      .where(and(eq(marketSymbols.market, market), eq(marketSymbols.kind, "stock")))
-      .all();
-    const chunks = await this.#db
-      .select({ symbolId: marketBarChunks.symbolId, bars: marketBarChunks.bars })
-      .from(marketBarChunks)
-      .innerJoin(marketSymbols, eq(marketSymbols.id, marketBarChunks.symbolId))
-      .where(
-        and(eq(marketSymbols.market, market), eq(marketSymbols.kind, "stock"), gte(marketBarChunks.year, fromYear)),
+    const rows = await this.#d1
+      .prepare(
+        `SELECT ${META_COLUMNS}, c.bars
+         FROM market_series s
+         JOIN market_symbols m ON m.id = s.symbol_id
+         LEFT JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id AND c.year >= ?2
+         WHERE m.market = ?1 AND m.kind = 'stock'
+         ORDER BY s.symbol_id, c.year`,
       )
-      .orderBy(asc(marketBarChunks.symbolId), asc(marketBarChunks.year))
-      .all();
-    const bySymbol = new Map<string, string[]>();
-    for (const c of chunks) {
-      const list = bySymbol.get(c.symbolId);
-      if (list) list.push(c.bars);
-      else bySymbol.set(c.symbolId, [c.bars]);
-    }
-    return metas.map(({ meta }) => toSeries(meta, bySymbol.get(meta.symbolId) ?? []));
+      .bind(market, fromYear)
+      .raw<SeriesChunkRow>();
+    const out: CachedSeries[] = [];
+    groupRows(rows, (meta, chunks) => out.push(toSeries(meta, chunks)));
+    return out;
   }
 
   async putSeries(s: CachedSeries): Promise<void> {

@@ -197,20 +197,24 @@ export class D1SyncStore implements SyncStore {
     for (let i = 0; i < ids.length; i += SLICE) {
       const slice = ids.slice(i, i + SLICE);
       const marks = slice.map((_, k) => `?${k + 1}`).join(",");
-      // The last close comes from the chunk of the last year (its `c` array's last element).
+      // The last close comes from the chunk of the last year: the header field of a v2 chunk (its
+      // JSON number text, read by JS), the `c` array's last element of a v1 (JSON) chunk.
       const rows = await this.#d1
         .prepare(
           `SELECT s.symbol_id AS id, s.last_date AS lastDate, s.bar_count AS barCount,
-             json_extract(c.bars, '$.c[#-1]') AS lastClose
+             CASE WHEN substr(c.bars, 1, 3) = '@2|' THEN substr(c.bars, 4, instr(substr(c.bars, 4), '|') - 1)
+               ELSE json_extract(c.bars, '$.c[#-1]') END AS lastClose
            FROM market_series s
            LEFT JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id AND c.year = CAST(substr(s.last_date, 1, 4) AS INTEGER)
            WHERE s.symbol_id IN (${marks})`,
         )
         .bind(...slice)
-        .all<{ id: string; lastDate: string; barCount: number; lastClose: number | null }>();
-      for (const r of rows.results)
-        if (typeof r.lastClose === "number")
-          out.set(r.id, { lastDate: r.lastDate, barCount: r.barCount, lastClose: r.lastClose });
+        .all<{ id: string; lastDate: string; barCount: number; lastClose: number | string | null }>();
+      for (const r of rows.results) {
+        const lastClose = typeof r.lastClose === "string" && r.lastClose !== "" ? Number(r.lastClose) : r.lastClose;
+        if (typeof lastClose === "number" && Number.isFinite(lastClose))
+          out.set(r.id, { lastDate: r.lastDate, barCount: r.barCount, lastClose });
+      }
     }
     return out;
   }

@@ -17,6 +17,8 @@ export interface TermSource extends IndexableMemory {
 /**
  * Inserts the terms of memories that exist under `ownerId` (ids not stored — e.g. skipped as
  * duplicates — write nothing). One statement whatever the count: the terms travel as one JSON value.
+ * Each memory is found by its id (`+m.owner_id` keeps the planner off the owner's index, which would
+ * scan every memory the person holds for each write).
  */
 export function insertTermsStatement(
   d1: D1Database,
@@ -33,7 +35,7 @@ export function insertTermsStatement(
        SELECT owner_id, term, seq, tf, len, ${impactSql("tf", "len")} FROM (
        SELECT m.owner_id, json_extract(t.value, '$[0]') AS term, m.seq, json_extract(t.value, '$[1]') AS tf, json_extract(e.value, '$.len') AS len
        FROM json_each(?2) AS e
-       JOIN memories m ON m.owner_id = ?1 AND m.id = json_extract(e.value, '$.id'),
+       JOIN memories m ON m.id = json_extract(e.value, '$.id') AND +m.owner_id = ?1,
        json_each(e.value, '$.terms') AS t)`,
     )
     .bind(ownerId, JSON.stringify(payload));

@@ -89,7 +89,8 @@ export const marketSeries = sqliteTable("market_series", {
 });
 
 /**
- * The bars of a series, one row per calendar year (columnar JSON `{d,o,h,l,c,v,a?}`): rows stay far
+ * The bars of a series, one row per calendar year (lib/bar-chunks.ts: v2 scaled-varint columns, or v1
+ * columnar JSON `{d,o,h,l,c,v,a?}` in rows written before — both read): rows stay far
  * below D1's statement and value limits, an incremental update rewrites only the current year, and a
  * universe read is one query.
  */

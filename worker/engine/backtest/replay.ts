@@ -59,6 +59,22 @@ export async function replayBacktest(
     endK,
   });
   const ctx = { market: u.market, params, rules: tradeRules(input, u.market) };
+  // Each symbol's bar index on every replayed day (-1: no bar, or still in the warm-up), found once
+  // by walking its ascending dates along the calendar; a day the walk does not meet is looked up.
+  const barOn = prepared.map((p) => {
+    const out = new Int32Array(Math.max(0, endK - startK + 1)).fill(-1);
+    const dates = p.s.date;
+    let t = 0;
+    for (let k = startK; k <= endK; k++) {
+      const d = calendar[k] ?? "";
+      while (t < p.s.n && (dates[t] ?? "") < d) t++;
+      if (t < p.s.n && dates[t] === d) {
+        while (t + 1 < p.s.n && dates[t + 1] === d) t++; // the last of duplicates, as the date map keeps
+        out[k - startK] = t < WARMUP ? -1 : t;
+      } else out[k - startK] = dayIndex(p, d) ?? -1;
+    }
+    return out;
+  });
   const metaOf = (sym: number): SymbolMeta => {
     const p = prepared[sym];
     if (!p) throw new Error(`no symbol ${sym} in the replay`);
@@ -69,13 +85,12 @@ export async function replayBacktest(
       const pct = Math.round((100 * (k - startK)) / Math.max(1, endK - startK + 1));
       if (!(await checkpoint(pct, `replaying ${calendar[k] ?? ""}`))) return null;
     }
-    const d = calendar[k] ?? "";
     let eligible = 0;
     let above = 0;
     const rows: DayRow[] = [];
     prepared.forEach((p, sym) => {
-      const t = dayIndex(p, d);
-      if (t === undefined) return;
+      const t = barOn[sym]?.[k - startK] ?? -1;
+      if (t < 0) return;
       const answer = symbolDay(p, sym, t, ctx);
       eligible++;
       if (answer.above) above++;

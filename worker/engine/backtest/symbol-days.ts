@@ -157,6 +157,12 @@ export function symbolDay(
   return { above, row };
 }
 
+/** The channel list of each mask, built once (the reduce only reads a row's lists, never changes them). */
+const CHANNEL_LISTS: readonly string[][] = Array.from({ length: 1 << CHANNELS.length }, (_, mask) =>
+  CHANNELS.filter((_, i) => (mask & (1 << i)) !== 0),
+);
+const L1_PASS = { pass: true, reason: "" };
+
 /** The features the reduce phase reads, back from a row (reasons and scores are not kept). */
 export function featuresOfRow(row: DayRow, meta: SymbolMeta, date: string): SymbolFeatures {
   const [, close, r3, r5, r20, r50, r120, bias200, rs10, rs3, vol5to20, mask, triggers, stop] = row;
@@ -164,8 +170,8 @@ export function featuresOfRow(row: DayRow, meta: SymbolMeta, date: string): Symb
     meta,
     asOf: date,
     close,
-    l1: { pass: true, reason: "" },
-    channels: CHANNELS.filter((_, i) => (mask & (1 << i)) !== 0),
+    l1: L1_PASS,
+    channels: CHANNEL_LISTS[mask] ?? CHANNELS.filter((_, i) => (mask & (1 << i)) !== 0),
     l2Reason: "",
     r3,
     r5,
