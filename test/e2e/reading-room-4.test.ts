@@ -44,6 +44,26 @@ function englishLeft(text: string): string[] {
   return [...cleaned.matchAll(/\b[A-Za-z]{2,}\s+[A-Za-z]{2,}\b/g)].map((m) => m[0]);
 }
 
+/** `startChat` for a hook: types a first message on the home page and waits for its chat page. */
+async function startChatInHook(page: Page, text: string): Promise<string> {
+  const box = page.getByTestId("composer");
+  await box.fill(text);
+  await box.press("Enter");
+  await page.waitForURL(/\/c\/s_/);
+  await page.getByTestId("user-message").first().waitFor();
+  return new URL(page.url()).pathname.slice(3);
+}
+
+/** Waits until `ready()` holds (hooks cannot use expect.poll); throws after `ms`. */
+async function until(ready: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await ready().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`not ready within ${ms} ms`);
+}
+
 describe("reading room, third pass", () => {
   let browser: Browser;
   const appUrl = inject("scriptedAppUrl");
@@ -101,8 +121,18 @@ describe("reading room, third pass", () => {
       await script(modelUrl, marker, [{ text: "late words", chunkDelayMs: 8000, chunkSize: 4 }]);
       const page = await open(appUrl, { lang });
       await startChat(page, `${lang === "zh" ? "慢慢回答" : "answer slowly"} ${marker}`);
+      // Stop once the turn is open on the server (the page says it is answering), not while connecting.
+      await expect
+        .poll(
+          () =>
+            page
+              .getByTestId("composer-busy")
+              .innerText()
+              .catch(() => ""),
+          { timeout: 30_000 },
+        )
+        .toMatch(lang === "zh" ? /正在回答/ : /answering/);
       const stop = page.getByTestId("stop");
-      await stop.waitFor();
       await stop.click();
       await page.getByTestId("turn-cancelled").waitFor();
       expect(await page.getByTestId("turn-cancelled").innerText()).toContain(lang === "zh" ? "已停止" : "Stopped");
@@ -143,7 +173,7 @@ describe("reading room, third pass", () => {
     await expect.poll(() => toggle.isChecked()).toBe(true);
     // Nothing is shown while the tab is in view: the task starts, then the person switches tabs.
     const box = page.getByTestId("composer");
-    await expect.poll(() => page.getByTestId("send").isEnabled(), { timeout: 30_000 }).toBe(true);
+    await expect.poll(() => page.getByTestId("composer-busy").count(), { timeout: 30_000 }).toBe(0);
     await box.fill("筛选市场");
     await box.press("Enter");
     const panel = page.getByTestId("tasks-panel");
@@ -227,20 +257,19 @@ describe("reading room, third pass", () => {
 
     beforeAll(async () => {
       const page = await open(offlineUrl, { lang: "zh" });
-      made.analysis = await startChat(page, "分析 SZ.000001");
-      await page.getByTestId("analysis").first().waitFor({ timeout: 60_000 });
+      made.analysis = await startChatInHook(page, "分析上证指数");
+      await page.getByTestId("analysis").first().waitFor({ timeout: 120_000 });
       for (const [key, text] of [
         ["screening", "筛选市场"],
         ["backtest", "回测 SIM.0003"],
       ] as const) {
         await page.goto(offlineUrl);
-        made[key] = await startChat(page, text);
-        await expect
-          .poll(() => page.getByTestId("tasks-panel").getByTestId("task-status").first().innerText(), {
-            timeout: 150_000,
-            interval: 500,
-          })
-          .toBe("已完成");
+        made[key] = await startChatInHook(page, text);
+        await until(
+          async () =>
+            (await page.getByTestId("tasks-panel").getByTestId("task-status").first().innerText()) === "已完成",
+          150_000,
+        );
       }
       await page.context().close();
     }, 400_000);
@@ -261,7 +290,7 @@ describe("reading room, third pass", () => {
         await page.locator(".chart-box canvas").first().waitFor({ timeout: 60_000 });
         await page.getByTestId("analysis").first().scrollIntoViewIfNeeded();
         await snap(page, `chat-analysis-${tag}`);
-        await page.goto(`${offlineUrl}/analysis/SZ.000001`);
+        await page.goto(`${offlineUrl}/analysis/SH.000001`);
         await page.locator(".chart-box canvas").first().waitFor({ timeout: 60_000 });
         await snap(page, `chart-page-${tag}`);
         await page.goto(`${offlineUrl}/portfolio`);

@@ -85,7 +85,8 @@ export function BacktestView({ result }: { result: BacktestResult }) {
   return (
     <section className="result-view" data-testid="backtest-view" aria-label={t("backtestTitle")}>
       <p className="muted small">
-        {result.universe} · {result.period} · {result.exit_mode} · hold {result.hold_days} · top {result.top_n}
+        {result.universe} · {result.period} · {result.exit_mode} · {t("holdDays", { n: result.hold_days })} ·{" "}
+        {t("topN", { n: result.top_n })}
       </p>
       <h3>{t("metrics")}</h3>
       <dl className="metric-grid" data-testid="backtest-metrics">

@@ -22,7 +22,14 @@ export function HealthBadge({ health, error }: { health: Health | null; error: s
   return (
     <p className="health health--up" role="status" data-testid="health" title={`v${health.version}`}>
       <span className="dot" aria-hidden="true" /> {t("model")} <strong>{health.model.id}</strong>
-      {health.model.offline ? ` (${t("offline")})` : ""} · {t("marketData")} <strong>{health.marketData}</strong>
+      {health.model.offline ? ` (${t("offline")})` : ""} · {t("marketData")}{" "}
+      <strong data-market={health.marketData}>
+        {health.marketData === "offline"
+          ? t("offline")
+          : health.marketData === "live"
+            ? t("marketLive")
+            : health.marketData}
+      </strong>
     </p>
   );
 }
