@@ -1,9 +1,16 @@
 /**
- * Engine benchmarks: `analyze` on 500 daily bars (median ms over many runs) and the per-symbol funnel
+ * Engine benchmarks: `analyze` on 500 daily bars on three reference windows (a synthetic walk into a
+ * schematic, the S&P 500 to 2009-06 and the SSE Composite to 2015-09: median, mean and p90 wall ms per
+ * call, and mean CPU per call, under vitest and from one esbuild bundle) and the per-symbol funnel
  * checks alone — series build, L1 liquidity, L2 channels without RPS, L4 triggers of the last 4 bars —
  * over a synthetic 5,300-symbol × 320-bar universe held as bars (no chunk decode, no RPS, no L3, no
  * reduce: bench/background.bench.ts times the whole funnel) in one isolate (CPU ms). Reported, not asserted.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import type { Bar } from "../worker/contracts/analysis";
 import { analyze } from "../worker/engine/analyze";
@@ -13,7 +20,8 @@ import { buildSeries } from "../worker/engine/series";
 import { createRng, gauss, type Rng, uniform } from "../worker/engine/sim/rng";
 import { generateSchematic } from "../worker/engine/sim/schematics";
 import { confirmTrigger, triggersAt } from "../worker/engine/triggers";
-import { median, record } from "./support/record";
+import { indexOnOrAfter, loadRealBars } from "../test/support/real-bars";
+import { record, timing } from "./support/record";
 
 function dates(n: number): string[] {
   const out: string[] = [];
@@ -40,14 +48,35 @@ function walk(rng: Rng, days: readonly string[]): Bar[] {
   });
 }
 
+/**
+ * analyze() from one esbuild bundle of worker/engine/analyze.ts, loaded from a temporary file: the
+ * engine's modules inlined into one, as in the worker bundle, without the test runner's per-import
+ * indirection (5× on this engine's small helpers).
+ */
+async function bundledAnalyze(): Promise<typeof analyze> {
+  const dir = mkdtempSync(path.join(tmpdir(), "wyckoff-bench-"));
+  const file = path.join(dir, "analyze.mjs");
+  await build({
+    entryPoints: [path.resolve(import.meta.dirname, "../worker/engine/analyze.ts")],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    outfile: file,
+    logLevel: "warning",
+  });
+  const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { analyze: typeof analyze };
+  rmSync(dir, { recursive: true, force: true });
+  return mod.analyze;
+}
+
 describe("engine benchmarks", () => {
-  it("analyze on 500 daily bars", () => {
+  it("analyze on 500 daily bars, three reference windows", async () => {
     const rng = createRng(1);
     const days = dates(500);
     const sch = generateSchematic({ kind: "accumulation", market: "US", rng: createRng(8) }).bars.slice(0, 260);
     const pre = walk(rng, days.slice(0, 500 - sch.length));
     const k = (pre[pre.length - 1]?.close ?? 1) / (sch[0]?.open ?? 1);
-    const bars: Bar[] = [
+    const synthetic: Bar[] = [
       ...pre,
       ...sch.map((b, i) => ({
         ...b,
@@ -58,23 +87,75 @@ describe("engine benchmarks", () => {
         close: b.close * k,
       })),
     ];
-    const bench = walk(createRng(2), days);
-    expect(bars.length).toBe(500);
-    for (let i = 0; i < 50; i++) analyze(bars, { symbol: "SYNTH", market: "US", benchmark: bench });
-    const times: number[] = [];
-    for (let i = 0; i < 400; i++) {
-      const t0 = performance.now();
-      const r = analyze(bars, { symbol: "SYNTH", market: "US", benchmark: bench });
-      times.push(performance.now() - t0);
-      if (!r.ok) throw new Error(r.error.message);
-    }
-    record({
-      id: "analyze_500_bars_ms",
-      name: "analyze() on 500 daily bars (median)",
-      value: Math.round(median(times) * 1000) / 1000,
-      unit: "ms",
-      goal: 1,
-    });
+    const real = (symbol: string, date: string): Bar[] => {
+      const all = loadRealBars(symbol);
+      const i = indexOnOrAfter(all, date);
+      return all.slice(i - 499, i + 1);
+    };
+    const windows: { id: string; label: string; symbol: string; market: "US" | "CN"; bars: Bar[]; bench?: Bar[] }[] = [
+      {
+        id: "analyze_500_bars_ms",
+        label: "a random walk into a synthetic accumulation, with a benchmark",
+        symbol: "SYNTH",
+        market: "US",
+        bars: synthetic,
+        bench: walk(createRng(2), days),
+      },
+      {
+        id: "analyze_500_bars_spx_2009_ms",
+        label: "S&P 500 to 2009-06-30 (the 2008–09 bottom)",
+        symbol: "SPX",
+        market: "US",
+        bars: real("SPX", "2009-06-30"),
+      },
+      {
+        id: "analyze_500_bars_sse_2015_ms",
+        label: "SSE Composite to 2015-09-30 (the 2015 top and crash)",
+        symbol: "000001.sh",
+        market: "CN",
+        bars: real("000001.sh", "2015-09-30"),
+      },
+    ];
+    for (const [how, run] of [
+      ["vitest", analyze],
+      ["bundled", await bundledAnalyze()],
+    ] as const)
+      for (const w of windows) {
+        expect(w.bars.length).toBe(500);
+        const opts = { symbol: w.symbol, market: w.market, ...(w.bench ? { benchmark: w.bench } : {}) };
+        for (let i = 0; i < 100; i++) run(w.bars, opts);
+        const times: number[] = [];
+        const runs = 600;
+        const cpu0 = process.cpuUsage();
+        for (let i = 0; i < runs; i++) {
+          const t0 = performance.now();
+          const r = run(w.bars, opts);
+          times.push(performance.now() - t0);
+          if (!r.ok) throw new Error(r.error.message);
+        }
+        const cpu = process.cpuUsage(cpu0);
+        const id = how === "vitest" ? w.id : w.id.replace(/_ms$/, "_bundled_ms");
+        const where =
+          how === "vitest"
+            ? "under vitest's module runner (every cross-module call goes through its import bindings)"
+            : "as one esbuild bundle of worker/engine/analyze.ts (the code as the worker bundle runs it)";
+        record({
+          id,
+          name: `analyze() on 500 daily bars${how === "bundled" ? " (bundled)" : ""}: ${w.label}`,
+          ...timing(times),
+          unit: "ms",
+          goal: 1,
+          timed: `wall time of one analyze() call (series, scan, health, stops, targets, triggers) ${where}, 600 calls after 100 warm-up calls`,
+        });
+        record({
+          id: id.replace(/_ms$/, "_cpu_mean_ms"),
+          name: `analyze() on 500 daily bars${how === "bundled" ? " (bundled)" : ""}, mean CPU per call: ${w.label}`,
+          value: Math.round(((cpu.user + cpu.system) / 1000 / runs) * 1000) / 1000,
+          unit: "ms",
+          goal: 0.2,
+          timed: `process CPU (user + system, garbage collection included) over the 600 timed calls ${where}, divided by 600`,
+        });
+      }
   });
 
   it("per-symbol L1, L2 and L4 checks over 5,300 symbols × 320 bars", () => {

@@ -11,16 +11,27 @@
  *            recorded in `d1_migrations` exactly as `wrangler d1 migrations apply` records them, then
  *            loads data/seed/*.sql — skipped while wrangler.toml, migrations/ and the seed files hash
  *            as recorded in <state>/v3/d1/wyckoff-start.json (delete it to force a reload);
- *   serve    `wrangler dev` (warnings and errors only), ready when /api/health answers.
- * web runs alongside data → D1. Each step prints one line; the last line is the summary at ready.
+ *   serve    `wrangler dev` (warnings and errors only), ready when /api/health answers and D1 is set
+ *            up. When .wrangler/dev-bundle holds a bundle whose inputs (its esbuild metafile, recorded
+ *            in .wrangler/dev-bundle/.inputs.json, plus wrangler.toml) are unchanged, wrangler dev serves
+ *            it with --no-bundle (no bundling on a restart; worker edits show at the next start, like
+ *            web edits); else wrangler dev bundles and watches as usual, and once the app is up a
+ *            low-priority `wrangler deploy --dry-run` writes that bundle for the next start
+ *            (WYCKOFF_DEV_BUNDLE=0: never).
+ * web runs alongside data → D1. `wrangler dev` starts as soon as the web is built — on a fresh state
+ * (no local database yet: nothing can have scheduled work that reads D1) alongside data → D1, since its
+ * boot (CLI, bundle, workerd) touches no database and the ready line waits for D1; on an existing
+ * state after D1. Each step prints one line; the last line is the summary at ready, with wrangler
+ * dev's own phases (CLI start and config, bundle, workerd start, first answer) from its output.
  * Failures print the failing step's whole output.
  *
  * Options (environment): PORT; WYCKOFF_STATE_DIR (local D1/DO/R2 state, default .wrangler/state);
- * WYCKOFF_SKIP_BUILD=1 (reuse dist/client as it is).
+ * WYCKOFF_SKIP_BUILD=1 (reuse dist/client as it is); WYCKOFF_SERIAL_START=1 (wrangler dev only after
+ * every step, as before).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire, enableCompileCache } from "node:module";
 import { createInterface } from "node:readline";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +46,11 @@ const env = { ...process.env, ...OFFLINE_WRANGLER_ENV };
 // the entry, queue consumers included); apps started side by side (the e2e suite starts two, other
 // checkouts more) stay out of each other's way with one registry per state dir.
 env.WRANGLER_REGISTRY_PATH ??= path.join(stateDir, "dev-registry");
+// Node's on-disk compile cache (Node ≥ 22.1) for the wrangler CLI's large bundle (and vite, wrangler
+// and miniflare imported here): a restart loads cached code. In the checkout's .wrangler/, never in
+// node_modules (a hardlinked copy may be shared).
+env.NODE_COMPILE_CACHE ??= path.join(root, ".wrangler", "node-compile-cache");
+enableCompileCache?.(env.NODE_COMPILE_CACHE);
 const started = performance.now();
 const timings = [];
 
@@ -149,6 +165,74 @@ async function generateData() {
   } finally {
     rmSync(tmp, { force: true });
     rmSync(inputsTmp, { force: true });
+  }
+}
+
+// ── worker bundle ────────────────────────────────────────────────────────────────────────────────
+const wranglerBin = path.join(root, "node_modules", ".bin", "wrangler");
+// wrangler's bin only re-spawns node on wrangler-dist/cli.js with --no-warnings: start that directly
+// (one Node start fewer; this script already runs on the Node 22 that npm start puts first on PATH).
+const wranglerCli = path.join(root, "node_modules", "wrangler", "wrangler-dist", "cli.js");
+const prebundle = process.env.WYCKOFF_DEV_BUNDLE !== "0";
+const workerDir = path.join(root, ".wrangler", "dev-bundle");
+const workerEntry = path.join(workerDir, "index.js");
+const workerRecord = path.join(workerDir, ".inputs.json");
+const workerExtra = { node: process.version };
+
+/** True when the prebuilt bundle matches its inputs (then wrangler dev serves it without bundling). */
+const bundleReady = () =>
+  prebundle && existsSync(workerEntry) && upToDate(root, workerRecord, workerExtra) !== undefined;
+
+/**
+ * Bundles the worker as `wrangler deploy` does and records the bundle's inputs (its esbuild metafile).
+ * Run after the app is up when the bundle is missing or stale, at low priority, for the next start:
+ * on the first start wrangler dev bundles by itself (one wrangler CLI start fewer on the way to ready).
+ */
+async function buildWorker() {
+  // One build per checkout at a time (the e2e suite starts two apps from one checkout).
+  const lock = `${workerDir}.lock`;
+  try {
+    if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 10 * 60_000) rmSync(lock, { force: true });
+    writeFileSync(lock, String(process.pid), { flag: "wx" });
+  } catch {
+    return "left to the other start building it";
+  }
+  try {
+    return await bundleWorker();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+async function bundleWorker() {
+  const tmp = `${workerDir}.${process.pid}.tmp`;
+  const meta = `${tmp}.meta.json`;
+  // wrangler checks that the assets directory exists before it builds (the web step fills it).
+  mkdirSync(path.join(distDir, "client"), { recursive: true });
+  try {
+    await run("nice", ["-n", "10", wranglerBin, "deploy", "--dry-run", "--outdir", tmp, "--metafile", meta]);
+    const metaWritten = statSync(meta).mtimeMs;
+    const inputs = Object.keys(JSON.parse(readFileSync(meta, "utf8")).inputs)
+      .map((f) => path.resolve(root, f.split("?")[0]))
+      .filter((f) => existsSync(f));
+    const own = inputs.filter((f) => !f.split(path.sep).includes("node_modules"));
+    // A source edited while it was bundled: record nothing (the next start bundles again).
+    if (own.some((f) => statSync(f).mtimeMs > metaWritten)) return "skipped: a source changed while it was bundled";
+    rmSync(workerDir, { recursive: true, force: true });
+    renameSync(tmp, workerDir);
+    writeRecord(
+      root,
+      workerRecord,
+      {
+        files: [...new Set([...inputs, ...["wrangler.toml", "package.json"].map((f) => path.join(root, f))])].sort(),
+        dirs: [...new Set(own.map((f) => path.dirname(f)))].sort(),
+      },
+      workerExtra,
+    );
+    return `bundled ${inputs.length} modules into ${path.relative(root, workerEntry)} for the next start`;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+    rmSync(meta, { force: true });
   }
 }
 
@@ -283,7 +367,7 @@ async function setUpD1() {
  * do not fire locally. Every other line — the worker's logs, warnings, errors — passes unchanged.
  */
 const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
-function quiet(input, output) {
+function quiet(input, output, onLine = () => {}) {
   const blocks = [
     { start: /^Your Worker has access to the following bindings/, end: (l) => l.trim() === "", max: 40 },
     {
@@ -291,12 +375,16 @@ function quiet(input, output) {
       end: (l) => l.startsWith("  For more details"),
       max: 8,
     },
+    // --no-bundle on the prebuilt bundle: its text modules are found twice and listed in a table.
+    { start: /Ignoring duplicate module: /, end: () => true, max: 1 },
+    { start: /^Attaching additional modules:/, end: (l) => l.startsWith("└"), max: 60 },
   ];
   let block;
   let skipped = 0;
   let trailingBlank = false;
   createInterface({ input }).on("line", (line) => {
     const plain = line.replaceAll(ANSI_COLOUR, "");
+    onLine(plain);
     if (block) {
       skipped += 1;
       if (block.end(plain) || skipped >= block.max) {
@@ -315,41 +403,17 @@ function quiet(input, output) {
 }
 
 // ── serve ────────────────────────────────────────────────────────────────────────────────────────
-await Promise.all([
-  step("web", buildWeb),
-  (async () => {
-    await step("offline data", generateData);
-    await step("D1", setUpD1);
-  })(),
-]);
-
-const vars = SETTINGS.filter((name) => process.env[name] !== undefined && process.env[name] !== "").flatMap((name) => [
-  "--var",
-  `${name}:${process.env[name]}`,
-]);
-const wranglerStarted = performance.now();
-const dev = spawn(
-  path.join(root, "node_modules", ".bin", "wrangler"),
-  [
-    "dev",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    port,
-    "--persist-to",
-    stateDir,
-    "--show-interactive-dev-session=false",
-    ...vars,
-  ],
-  { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true },
-);
-quiet(dev.stdout, process.stdout);
-quiet(dev.stderr, process.stderr);
-
+/** wrangler dev's phases (ms since it was spawned), from its output: config read, bundle done, workerd up. */
+const phases = {};
+let dev;
+let wranglerStarted;
+let exited = false;
 let stopping = false;
+
 function stop(signal) {
   if (stopping) return;
   stopping = true;
+  if (!dev) process.exit(130);
   try {
     process.kill(-dev.pid, signal); // the whole group: wrangler and its workerd
   } catch {
@@ -366,26 +430,93 @@ function stop(signal) {
 process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGHUP", () => stop("SIGTERM"));
-let exited = false;
-dev.on("exit", (code, signal) => {
-  exited = true;
-  process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0)));
-});
 
-// Ready when the worker answers; wrangler's own "Ready" line comes before the first request succeeds.
 const url = `http://127.0.0.1:${port}`;
-while (!exited && !stopping) {
-  try {
-    const res = await fetch(`${url}/api/health`);
-    if (res.ok) break;
-  } catch {
-    // not listening yet
+
+/** Spawns wrangler dev; resolves when the worker answers /api/health (its "Ready" line comes earlier). */
+async function serve() {
+  const vars = SETTINGS.filter((name) => process.env[name] !== undefined && process.env[name] !== "").flatMap(
+    (name) => ["--var", `${name}:${process.env[name]}`],
+  );
+  wranglerStarted = performance.now();
+  dev = spawn(
+    process.execPath,
+    [
+      "--no-warnings",
+      wranglerCli,
+      "dev",
+      ...(usePrebuilt ? [path.relative(root, workerEntry), "--no-bundle"] : []),
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      port,
+      "--persist-to",
+      stateDir,
+      "--show-interactive-dev-session=false",
+      ...vars,
+    ],
+    { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  const mark = (line) => {
+    const at = performance.now() - wranglerStarted;
+    if (line.startsWith("Your Worker has access to the following bindings")) phases.config ??= at;
+    else if (line.startsWith("⎔ Starting local server")) phases.bundled ??= at;
+    else if (/Ready on http/.test(line)) phases.workerd ??= at;
+  };
+  quiet(dev.stdout, process.stdout, mark);
+  quiet(dev.stderr, process.stderr, mark);
+  dev.on("exit", (code, signal) => {
+    exited = true;
+    process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0)));
+  });
+  while (!exited && !stopping) {
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
-  await new Promise((r) => setTimeout(r, 100));
+  phases.answered = performance.now() - wranglerStarted;
 }
+
+// A fresh state has no database, so nothing there can have scheduled work that reads D1 while it is
+// set up: wrangler dev boots alongside offline data → D1 (the ready line waits for both).
+const early = !localDatabaseExists() && process.env.WYCKOFF_SERIAL_START !== "1";
+const usePrebuilt = bundleReady();
+let served;
+const web = step("web", buildWeb).then(() => {
+  if (early) served = serve();
+});
+const d1 = (async () => {
+  await step("offline data", generateData);
+  await step("D1", setUpD1);
+})();
+await Promise.all([web, d1]);
+await (served ?? serve());
+
 if (!exited && !stopping) {
-  timings.push(`wrangler dev ${seconds(performance.now() - wranglerStarted)}`);
+  const gap = (a, b) => (phases[a] !== undefined && phases[b] !== undefined ? phases[b] - phases[a] : undefined);
+  const parts = [
+    ["cli+config", phases.config],
+    ["bundle", gap("config", "bundled")],
+    ["workerd", gap("bundled", "workerd")],
+    ["first answer", gap("workerd", "answered")],
+  ]
+    .filter(([, ms]) => ms !== undefined)
+    .map(([name, ms]) => `${name} ${seconds(ms)}`);
+  timings.push(
+    `wrangler dev${usePrebuilt ? " (prebuilt bundle)" : ""} ${seconds(phases.answered)}${early ? " alongside data and D1" : ""}${parts.length ? ` [${parts.join(", ")}]` : ""}`,
+  );
   console.log(
     `[start] serving the reading room at ${url} — ready in ${seconds(performance.now() - started)} (${timings.join(", ")})`,
   );
+  if (prebundle && !usePrebuilt) {
+    const t0 = performance.now();
+    buildWorker().then(
+      (outcome) => console.log(`[start] worker: ${outcome} (${seconds(performance.now() - t0)})`),
+      (error) => console.log(`[start] worker: not bundled for the next start (${String(error?.message ?? error)})`),
+    );
+  }
 }

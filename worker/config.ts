@@ -66,6 +66,7 @@ const Settings = z.object({
   YAHOO_BASE_URL: urlWithDefault("https://query1.finance.yahoo.com"),
   AUTH_MODE: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["local", "token", "access"]).default("local")),
   WEBHOOK_SECRET: optionalString,
+  US_UNIVERSE: optionalString,
   DAILY_SCREENING: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["off", "cn", "us"]).default("off")),
   ADMIN_TOKEN: optionalString,
   ACCESS_ISSUER: optionalUrl,
@@ -101,6 +102,8 @@ export interface Config {
   turnTimeoutMs: number;
   marketData: "offline" | "live";
   providers: { eastmoney: string; tencent: string; yahoo: string };
+  /** The US universe the market sync keeps (`US_UNIVERSE`; null = the bundled S&P 500 list). */
+  usUniverse: string | null;
   authMode: "local" | "token" | "access";
   webhookSecret: string | undefined;
   /** Market of the post-close daily screening (Cron Trigger), or off. */
@@ -161,6 +164,7 @@ export function loadConfig(env: object): Config {
     turnTimeoutMs: s.LLM_TURN_TIMEOUT_MS,
     marketData: s.MARKET_DATA,
     providers: { eastmoney: s.EASTMONEY_BASE_URL, tencent: s.TENCENT_BASE_URL, yahoo: s.YAHOO_BASE_URL },
+    usUniverse: s.US_UNIVERSE ?? null,
     authMode: s.AUTH_MODE,
     webhookSecret: s.WEBHOOK_SECRET,
     dailyScreening: s.DAILY_SCREENING,

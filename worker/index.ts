@@ -19,6 +19,7 @@ import {
   createSyncHandlers,
   MARKET_SYNC_CRON,
   MARKET_SYNC_QUEUE,
+  US_SYNC_CRON,
   settleSyncDeadLetter,
   syncDeps,
 } from "./market/sync/sync-wiring";
@@ -62,10 +63,11 @@ export default {
       await env.BACKGROUND_QUEUE.send({ kind: "tailbuy.run" });
       return;
     }
-    if (controller.cron === MARKET_SYNC_CRON) {
+    if (controller.cron === MARKET_SYNC_CRON || controller.cron === US_SYNC_CRON) {
       // The bundled market needs no sync; live deployments sync after every close.
-      if (loadConfig(env).marketData === "live") await env.MARKET_SYNC_QUEUE.send({ kind: "sync.start", market: "CN" });
-      else log.info("market_sync_skipped", { reason: "MARKET_DATA is not live" });
+      const market = controller.cron === US_SYNC_CRON ? "US" : "CN";
+      if (loadConfig(env).marketData === "live") await env.MARKET_SYNC_QUEUE.send({ kind: "sync.start", market });
+      else log.info("market_sync_skipped", { market, reason: "MARKET_DATA is not live" });
       return;
     }
     const deps = backgroundDeps(env, { log });

@@ -1,8 +1,7 @@
 /**
  * The market benchmarks' seeded universe (bench/background.bench.ts in Node, bench/workers/market.bench.ts
  * in workerd): CN-like random walks with amounts on the 0.01 CNY tick (as Eastmoney and Tencent deliver
- * prices, and as the cache stores them), twelve industries, a quarter on ChiNext; and the per-call
- * statistics every timed figure reports (median, mean, p90 over the runs).
+ * prices, and as the cache stores them), twelve industries, a quarter on ChiNext.
  */
 import type { Bar, Board } from "../../worker/contracts/analysis";
 import { createRng, gauss, type Rng, uniform } from "../../worker/engine/sim/rng";
@@ -64,20 +63,4 @@ export function benchUniverse(symbols: number, days: number): { symbols: BenchSy
     board: (i % 4 === 0 ? "chinext" : "main") as Board,
   }));
   return { symbols: list, bars: list.map(() => walk(rng, cal)), index: walk(createRng(99), cal) };
-}
-
-/** Median, mean and p90 (nearest rank) of per-call timings. */
-export function callStats(values: readonly number[]): { median: number; mean: number; p90: number } {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  const median =
-    s.length % 2 === 1 ? (s[mid] ?? Number.NaN) : ((s[mid - 1] ?? Number.NaN) + (s[mid] ?? Number.NaN)) / 2;
-  const mean = s.reduce((a, b) => a + b, 0) / s.length;
-  const p90 = s[Math.min(s.length - 1, Math.ceil(0.9 * s.length) - 1)] ?? Number.NaN;
-  return { median, mean, p90 };
-}
-
-/** Rounds a timing for the table (ms, 0.1 under 100). */
-export function ms(x: number): number {
-  return x < 100 ? Math.round(x * 10) / 10 : Math.round(x);
 }

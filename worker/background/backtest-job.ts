@@ -22,7 +22,7 @@ import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { backtestNotification } from "./run-summaries";
 import { coordinatorOf } from "./screen-jobs";
-import { universeCoverage } from "./market-sync/sync-gate";
+import { inUniverse, universeCoverage } from "./market-sync/sync-gate";
 import { boardFilter, universeFor } from "./universe";
 import { withBenchmark } from "./backtest-extras";
 
@@ -72,11 +72,11 @@ export async function runBacktestJob(d: BackgroundDeps, rec: TaskRecord): Promis
   const input = parseInput(rec);
   const u = universeFor(d.config.marketData, input.market);
   // A whole-market backtest needs the synced market; one named symbol needs only its own bars.
-  const gate = input.symbol ? { coverage: null } : await universeCoverage(d.sync, u);
+  const gate = input.symbol ? { coverage: null, members: null } : await universeCoverage(d.sync, u);
   if ("refused" in gate) throw new PermanentError(gate.refused);
-  const symbols = backtestSymbols(await d.cache.listSymbols(u.code, "stock"), input);
+  const symbols = backtestSymbols(inUniverse(gate, await d.cache.listSymbols(u.code, "stock")), input);
   const planned = await replayPlan(d, input);
-  if (!planned) return runInOneCall(d, rec, input);
+  if (!planned) return runInOneCall(d, rec, input, symbols);
   const plan = gate.coverage ? { ...planned, notes: [`Coverage: ${gate.coverage.statement} (market sync).`] } : planned;
   const total = Math.max(1, Math.ceil(symbols.length / d.batchSize));
   const state = await coordinatorOf(d, rec.view.id).beginBacktest({ taskId: rec.view.id, total, replay: plan });
@@ -130,10 +130,17 @@ export function createBacktestBatchHandler(d: BackgroundDeps): QueueHandler {
   };
 }
 
-/** The single-call path (no cached index to plan against): the universe in one invocation. */
-async function runInOneCall(d: BackgroundDeps, rec: TaskRecord, input: BacktestInput): Promise<void> {
+/**
+ * The single-call path (no cached index to plan against): the universe in one invocation, over the
+ * same symbols the planned path would fan out (the synced members in live mode).
+ */
+async function runInOneCall(
+  d: BackgroundDeps,
+  rec: TaskRecord,
+  input: BacktestInput,
+  symbols: ReturnType<typeof backtestSymbols>,
+): Promise<void> {
   const u = universeFor(d.config.marketData, input.market);
-  const symbols = backtestSymbols(await d.cache.listSymbols(u.code, "stock"), input);
   const [series, small] = await Promise.all([
     d.cache.getColumnsMany(symbols.map((s) => s.id)),
     u.smallCap ? d.cache.getSeries(u.smallCap) : Promise.resolve(null),

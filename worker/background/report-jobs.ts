@@ -19,7 +19,7 @@ import { completeTask } from "./complete-task";
 import { PermanentError } from "./queue-consumer";
 import { reportNotification, strategyNotification } from "./run-summaries";
 import { screenFeatures, SCREEN_WINDOW } from "./screen-features";
-import { universeCoverage } from "./market-sync/sync-gate";
+import { inUniverse, universeCoverage } from "./market-sync/sync-gate";
 import { boardFilter, universeFor } from "./universe";
 
 async function readFeatures(d: BackgroundDeps, codes: readonly string[]) {
@@ -99,7 +99,7 @@ export async function runStrategyJob(d: BackgroundDeps, rec: TaskRecord): Promis
   const u = universeFor(d.config.marketData, input.market);
   const gate = await universeCoverage(d.sync, u);
   if ("refused" in gate) throw new PermanentError(gate.refused);
-  const symbols = boardFilter(await d.cache.listSymbols(u.code, "stock"), input.board);
+  const symbols = boardFilter(inUniverse(gate, await d.cache.listSymbols(u.code, "stock")), input.board);
   const index = ((await d.cache.getSeries(u.index))?.bars ?? []).slice(-SCREEN_WINDOW);
   const small = u.smallCap ? ((await d.cache.getSeries(u.smallCap))?.bars ?? []).slice(-SCREEN_WINDOW) : [];
   await d.tasks.transition(

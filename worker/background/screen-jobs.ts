@@ -14,7 +14,7 @@ import { completeTask } from "./complete-task";
 import { PermanentError, RetryableError, type QueueHandler } from "./queue-consumer";
 import { screenFeatures, SCREEN_WINDOW } from "./screen-features";
 import type { ScreenPlan, TaskCoordinator } from "./coordinator-port";
-import { universeCoverage } from "./market-sync/sync-gate";
+import { inUniverse, universeCoverage } from "./market-sync/sync-gate";
 import { boardFilter, universeFor, type Universe } from "./universe";
 
 /** A fan-out batch message. */
@@ -78,7 +78,7 @@ export async function startScreening(d: BackgroundDeps, rec: TaskRecord): Promis
     );
     return;
   }
-  const symbols = boardFilter(await d.cache.listSymbols(u.code, "stock"), input.board);
+  const symbols = boardFilter(inUniverse(gate, await d.cache.listSymbols(u.code, "stock")), input.board);
   if (symbols.length === 0) {
     const note = `no cached ${u.code} stocks on board ${input.board}: screening reads cached bars only (MARKET_DATA=${d.config.marketData})`;
     await completeTask(d, rec, emptyResult(input, u, note), `Screening ${rec.view.id} found nothing to scan: ${note}`);

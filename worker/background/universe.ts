@@ -15,14 +15,18 @@ export interface Universe {
   index: string;
   smallCap: string | null;
   simulated: boolean;
+  /** True for the live real markets, which the market sync fills (screenings read its universe). */
+  synced?: boolean;
 }
 
 /** The universe for a market under the active data mode. */
 export function universeFor(mode: "offline" | "live", market: ScreenMarket): Universe {
-  if (market === "us") return { code: "US", engineMarket: "US", index: "US.SPX", smallCap: null, simulated: false };
+  const synced = mode === "live";
+  if (market === "us")
+    return { code: "US", engineMarket: "US", index: "US.SPX", smallCap: null, simulated: false, synced };
   if (mode === "offline")
-    return { code: "SIM", engineMarket: "CN", index: "SIM.IDX1", smallCap: "SIM.IDX2", simulated: true };
-  return { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: "SZ.399006", simulated: false };
+    return { code: "SIM", engineMarket: "CN", index: "SIM.IDX1", smallCap: "SIM.IDX2", simulated: true, synced: false };
+  return { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: "SZ.399006", simulated: false, synced };
 }
 
 /** The main index of a universe by its code (the backtest's benchmark). */

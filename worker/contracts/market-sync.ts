@@ -70,6 +70,11 @@ export const SyncStatus = z.object({
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 
+/** `GET /api/market/sync?market=cn|us` (default cn). */
+export const SyncStatusQuery = z.object({ market: z.enum(["cn", "us"]).default("cn") });
+/** `POST /api/admin/market-sync?market=cn|us|all` (default cn): which syncs to start. */
+export const SyncStartQuery = z.object({ market: z.enum(["cn", "us", "all"]).default("cn") });
+
 /** The coverage statement in words. */
 export function coverageStatement(current: number, universe: number, asOf: string | null): string {
   const n = (x: number): string => x.toLocaleString("en-US");

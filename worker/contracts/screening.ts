@@ -102,7 +102,7 @@ export const ScreeningResult = z.object({
   candidates: z.array(ScreenCandidate),
   symbols_for_report: z.array(z.string()),
   notes: z.array(z.string()),
-  /** The live market's sync coverage the screening read (absent for the simulated market and US). */
+  /** The live market's sync coverage the screening read (CN and US live; absent offline). */
   coverage: SyncCoverage.optional(),
 });
 export type ScreeningResult = z.infer<typeof ScreeningResult>;

@@ -18,13 +18,13 @@ import { effortResultAt } from "./effort-result";
 import { computeStops } from "./exits";
 import { scoreHealth } from "./health";
 import { blocksEntries, type RegimeState } from "./market-regime";
-import { rsiWilder } from "./momentum";
+import { rsiWilderLast } from "./momentum";
 import { at, finiteOrNull, round } from "./numeric";
 import { BOARD_SCALE, boardOf, type EngineParams, resolveParams } from "./params";
 import { alignBenchmark, downDayResilience, mansfieldAt, relativeReturn } from "./relative-strength";
 import { adjustForActions, CN_LIMIT, findCorporateActions, US_GAP, volumeUsable } from "./input-quality";
 import { scanStructure } from "./scan-structure";
-import { buildSeries, type Series } from "./series";
+import { buildSeries, type Series, seriesScratchSize } from "./series";
 import type { RawEvent, Structure } from "./structure-types";
 import { computeTargets } from "./targets";
 import { pivotRangeAt, rangeQuality } from "./trading-range";
@@ -95,6 +95,19 @@ function eventRangeQuality(s: Series, st: Structure, t: number, maxDrift: number
   return q * (inside / Math.max(1, t - from + 1));
 }
 
+/**
+ * One buffer for the series of every call: analyze is synchronous and keeps no column of its series
+ * in what it returns (every output is a number or a string copied out), so the next call may
+ * overwrite it. Grown when a longer input comes.
+ */
+let scratch = new Float64Array(0);
+
+function seriesScratch(n: number): Float64Array {
+  const need = seriesScratchSize(n);
+  if (scratch.length < need) scratch = new Float64Array(Math.max(need, 2 * scratch.length));
+  return scratch;
+}
+
 /** Runs the engine over `bars` (ascending, unique dates, validated by the contract schema). */
 export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Result<AnalyzeResult> {
   if (bars.length < MIN_ANALYZE_BARS) {
@@ -109,7 +122,12 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
   const scale = market === "CN" ? BOARD_SCALE[board] : 1;
   const volumeOk = volumeUsable(bars);
   const actions = findCorporateActions(bars, market, board);
-  const s = buildSeries(actions.length > 0 ? adjustForActions(bars, actions) : bars, market, p);
+  const s = buildSeries(
+    actions.length > 0 ? adjustForActions(bars, actions) : bars,
+    market,
+    p,
+    seriesScratch(bars.length),
+  );
   const ctx = { s, p, scale };
   const { state, pivots } = scanStructure(ctx);
   const t = s.n - 1;
@@ -240,7 +258,7 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
       ma200: finiteOrNull(at(s.sma200, t)),
       atr14: finiteOrNull(at(s.atr, t)),
       atrPct: finiteOrNull(at(s.atr, t) / at(s.close, t)),
-      rsi14: finiteOrNull(at(rsiWilder(s.close, 14), t), 2),
+      rsi14: finiteOrNull(rsiWilderLast(s.close, 14), 2),
       volumeRatio: finiteOrNull(at(s.vr, t), 3),
       spreadRatio: finiteOrNull(at(s.sr, t), 3),
       dryUp: finiteOrNull(effort.dryUp, 3),

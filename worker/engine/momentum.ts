@@ -27,6 +27,26 @@ export function rsiWilder(close: NumSeries, n = 14): Float64Array {
   return out;
 }
 
+/** `rsiWilder(close, n)` at its last bar only (the same recursion, no array): NaN when too short. */
+export function rsiWilderLast(close: NumSeries, n = 14): number {
+  if (close.length <= n) return Number.NaN;
+  let gain = 0;
+  let loss = 0;
+  for (let i = 1; i <= n; i++) {
+    const d = at(close, i) - at(close, i - 1);
+    if (d > 0) gain += d;
+    else loss -= d;
+  }
+  gain /= n;
+  loss /= n;
+  for (let i = n + 1; i < close.length; i++) {
+    const d = at(close, i) - at(close, i - 1);
+    gain = (gain * (n - 1) + (d > 0 ? d : 0)) / n;
+    loss = (loss * (n - 1) + (d < 0 ? -d : 0)) / n;
+  }
+  return loss === 0 ? 100 : 100 - 100 / (1 + gain / loss);
+}
+
 /** k-bar return C_t / C_{t−k} − 1 (NaN for t < k); `into` is filled instead of a new array. */
 export function returns(close: NumSeries, k: number, into?: Float64Array): Float64Array {
   const out = into ? into.fill(Number.NaN) : nanArray(close.length);

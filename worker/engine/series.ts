@@ -80,15 +80,30 @@ export function buildSeriesFromColumns(
   return derive(c.date, c.open, c.high, c.low, c.close, c.volume, market, params, arena);
 }
 
-/** Builds the series for `bars` (ascending, validated). */
-export function buildSeries(bars: readonly Bar[], market: Market, params: EngineParams): Series {
+/** Float64 slots `buildSeries` uses for `n` bars when given a scratch buffer (OHLCV and the derived columns). */
+export function seriesScratchSize(n: number): number {
+  return 5 * n + seriesArenaSize(n);
+}
+
+/**
+ * Builds the series for `bars` (ascending, validated). With a `scratch` buffer (≥
+ * seriesScratchSize(n)) every column is a view of it instead of a new array: a caller that drops the
+ * series before building the next (analyze) reuses one buffer across calls.
+ */
+export function buildSeries(
+  bars: readonly Bar[],
+  market: Market,
+  params: EngineParams,
+  scratch?: Float64Array,
+): Series {
   const n = bars.length;
   const date: string[] = new Array<string>(n);
-  const open = new Float64Array(n);
-  const high = new Float64Array(n);
-  const low = new Float64Array(n);
-  const close = new Float64Array(n);
-  const volume = new Float64Array(n);
+  const buf = scratch && scratch.length >= seriesScratchSize(n) ? scratch : undefined;
+  const open = buf ? buf.subarray(0, n) : new Float64Array(n);
+  const high = buf ? buf.subarray(n, 2 * n) : new Float64Array(n);
+  const low = buf ? buf.subarray(2 * n, 3 * n) : new Float64Array(n);
+  const close = buf ? buf.subarray(3 * n, 4 * n) : new Float64Array(n);
+  const volume = buf ? buf.subarray(4 * n, 5 * n) : new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const b = bars[i];
     if (!b) continue;
@@ -99,7 +114,7 @@ export function buildSeries(bars: readonly Bar[], market: Market, params: Engine
     close[i] = b.close;
     volume[i] = b.volume;
   }
-  return derive(date, open, high, low, close, volume, market, params);
+  return derive(date, open, high, low, close, volume, market, params, buf?.subarray(5 * n));
 }
 
 function derive(

@@ -7,6 +7,7 @@ import type { Config } from "../config";
 import type { MarketData } from "../ports/market-data";
 import { createDb } from "../storage/db";
 import { D1MarketCache } from "../storage/market-cache-repo";
+import { D1SyncedUniverse } from "../storage/market-sync-repo";
 import { createEastmoneyProvider } from "./eastmoney-provider";
 import { createHttpClient } from "./http-client";
 import { createMarketDataService } from "./service/market-data-service";
@@ -53,5 +54,6 @@ export function createMarketData(w: MarketDataWiring): MarketData {
     chains: { CN: [eastmoney, tencent, yahoo], US: [yahoo] },
     searchers: [eastmoney, tencent],
     now,
+    ...(w.config.marketData === "live" ? { synced: new D1SyncedUniverse(w.db) } : {}),
   });
 }

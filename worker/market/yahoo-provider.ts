@@ -42,7 +42,7 @@ export function createYahooProvider(o: { baseURL: string; http: HttpClient }): M
       if (!parsed.ok && res.value.status === 404) return err("not_found", `yahoo does not know ${ticker}`);
       if (!parsed.ok) return parsed;
       const bars = query.limit ? parsed.value.bars.slice(-query.limit) : parsed.value.bars;
-      return ok({ bars, adjust: parsed.value.adjust });
+      return ok({ bars, adjust: parsed.value.adjust, listing: parsed.value.listing });
     },
     async minuteBars(symbol: SymbolInfo, interval: MinuteInterval) {
       const ticker = yahooSymbol(symbol);

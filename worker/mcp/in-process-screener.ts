@@ -2,7 +2,8 @@
  * The `Screener` port over the D1 market cache (edge): the background screening's map
  * (`background/screen-features.ts`) and the engine's reduce (`engine/screen/reduce-funnel.ts`) run in
  * this request, on the universe the data mode selects (`background/universe.ts`: the simulated market
- * offline). Cached bars only, like every screening.
+ * offline). Cached bars only, like every screening; live, the market sync's universe with its
+ * coverage, refused before the first sync (background/market-sync/sync-gate.ts).
  */
 import { ok } from "../lib/result";
 import type { ScreeningResult } from "../contracts/screening";
@@ -11,15 +12,22 @@ import type { MarketCache } from "../ports/market-data";
 import type { Screener } from "../ports/screener";
 import { screenFeatures, SCREEN_WINDOW } from "../background/screen-features";
 import { boardFilter, universeFor } from "../background/universe";
+import { inUniverse, universeCoverage } from "../background/market-sync/sync-gate";
+import type { SyncStore } from "../ports/market-sync";
 
 /** A screener over `cache` for the deployment's data mode. */
-export function inProcessScreener(cache: MarketCache, mode: "offline" | "live"): Screener {
+export function inProcessScreener(cache: MarketCache, mode: "offline" | "live", sync?: SyncStore): Screener {
   return {
     async run(input, opts = {}) {
       const u = universeFor(mode, input.market);
-      const symbols = boardFilter(await cache.listSymbols(u.code, "stock"), input.board);
+      const gate = await universeCoverage(sync, u);
+      const symbols =
+        "refused" in gate ? [] : boardFilter(inUniverse(gate, await cache.listSymbols(u.code, "stock")), input.board);
       const base = { market: input.market, board: input.board, universe: u.code, simulated: u.simulated };
       const notes = u.simulated ? ["Simulated market (SIM): generated data, not real securities."] : [];
+      if ("refused" in gate) notes.push(gate.refused);
+      else if (gate.coverage) notes.unshift(`Coverage: ${gate.coverage.statement} (market sync).`);
+      const coverage = "refused" in gate || !gate.coverage ? {} : { coverage: gate.coverage };
       if (symbols.length === 0)
         return ok({
           ok: false,
@@ -39,10 +47,13 @@ export function inProcessScreener(cache: MarketCache, mode: "offline" | "live"):
           top_sectors: [],
           candidates: [],
           symbols_for_report: [],
-          notes: [
-            ...notes,
-            `no cached ${u.code} stocks on board ${input.board}: screening reads cached bars only (MARKET_DATA=${mode})`,
-          ],
+          notes:
+            "refused" in gate
+              ? notes
+              : [
+                  ...notes,
+                  `no cached ${u.code} stocks on board ${input.board}: screening reads cached bars only (MARKET_DATA=${mode})`,
+                ],
         } satisfies ScreeningResult);
       const [main, small] = await Promise.all([
         cache.getSeries(u.index),
@@ -70,6 +81,7 @@ export function inProcessScreener(cache: MarketCache, mode: "offline" | "live"):
         candidates: o.candidates,
         symbols_for_report: o.symbolsForReport,
         notes: [...notes, ...o.notes],
+        ...coverage,
       } satisfies ScreeningResult);
     },
   };

@@ -17,6 +17,7 @@ import { newId } from "../http/secrets";
 import { createDb } from "../storage/db";
 import { D1MarketCache } from "../storage/market-cache-repo";
 import { inProcessScreener } from "./in-process-screener";
+import { D1SyncStore } from "../storage/market-sync-repo";
 
 /** Largest MCP request body (bytes); a tool's own input is capped at 64 KiB inside (a tool error). */
 export const MCP_MAX_BODY_BYTES = 256 * 1024;
@@ -43,7 +44,7 @@ export const mcpRoutes = new Hono<AppEnv>().all("/", async (c) => {
     tools: TOOLS,
     deps: {
       ...createToolDeps(c.env, config, { session }),
-      screener: inProcessScreener(new D1MarketCache(createDb(c.env.DB)), config.marketData),
+      screener: inProcessScreener(new D1MarketCache(createDb(c.env.DB)), config.marketData, new D1SyncStore(c.env.DB)),
     },
     caller: { userId, signal: c.req.raw.signal },
     allowWrites: config.mcpAllowWrites,

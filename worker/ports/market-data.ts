@@ -64,6 +64,31 @@ export interface ProviderBars {
   adjust: Adjustment;
   /** Name the provider reported, if any. */
   name?: string;
+  /** The listing the provider reported (Yahoo's chart meta), if any. */
+  listing?: ProviderListing;
+}
+
+/** What a provider says a symbol is (Yahoo chart meta: name, listing venue, currency, type). */
+export interface ProviderListing {
+  /** The provider's ticker for it (`AAPL`). */
+  ticker: string | null;
+  name: string | null;
+  /** Listing venue as the provider names it (`NasdaqGS`, `NYSE`). */
+  venue: string | null;
+  currency: string | null;
+  kind: SecurityKind | null;
+}
+
+/**
+ * The synced universe as the market-data service sees it (D1 adapter in storage/market-sync-repo.ts):
+ * which symbols a completed market sync holds, and where a live fetch records what the provider said
+ * a US symbol is.
+ */
+export interface SyncedUniverse {
+  /** Ids of the market's synced, not delisted symbols; null when no sync of it ever completed. */
+  members(market: "CN" | "US"): Promise<ReadonlySet<string> | null>;
+  /** Records a provider's listing of a symbol (name, venue, currency, kind). */
+  recordListing(symbolId: string, listing: ProviderListing, now: number): Promise<void>;
 }
 
 /** A query for daily bars. Dates are `YYYY-MM-DD`; `limit` = the last N bars up to `to`. */

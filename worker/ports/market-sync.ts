@@ -29,6 +29,16 @@ export interface UniverseRow {
   prevClose: number | null;
 }
 
+/** One symbol of the US universe list (market/parse/us-universe-list.ts). */
+export interface UsListEntry {
+  /** Yahoo's ticker (`AAPL`, `BRK-B`). */
+  ticker: string;
+  /** The list's name, if it gives one (Yahoo's name replaces it once resolved). */
+  name: string | null;
+  /** The list's industry or sector, if it gives one. */
+  industry: string | null;
+}
+
 /** Pages of the whole-market list (1-based). */
 export interface UniverseFeed {
   readonly pageSize: number;
@@ -82,6 +92,8 @@ export interface BatchOutcome {
   failures: { symbolId: string; reason: string }[];
   /** Symbols that synced (their failure rows are cleared). */
   succeeded: string[];
+  /** Symbols the provider does not know (US: delisted or renamed tickers); they leave the universe. */
+  notFound?: string[];
   requests: number;
 }
 
@@ -96,6 +108,14 @@ export interface SyncStore {
   updateRun(id: string, patch: Partial<Omit<SyncRun, "id" | "market">>): Promise<void>;
   /** Upserts a page of the list (name, board, industry, ST, listing date, caps; `lastSeen` = `seenOn`). */
   upsertUniverse(rows: readonly UniverseRow[], seenOn: string, now: number): Promise<void>;
+  /** Upserts the US list (new symbols listed under the list's name; `lastSeen` = `seenOn`). */
+  upsertUsUniverse(entries: readonly UsListEntry[], seenOn: string, now: number): Promise<void>;
+  /**
+   * US symbols an earlier list had and this one lacks leave the universe (delisted); answers how
+   * many. A ticker never on a list (someone analyzed it) is left alone: the US list is a chosen
+   * universe, not the whole market.
+   */
+  markOffUsList(tickers: readonly string[], now: number): Promise<number>;
   /** Listed stocks of the market the list did not have on `seenOn` become delisted; answers how many. */
   markUnseenDelisted(market: "CN" | "US", seenOn: string, now: number): Promise<number>;
   /** Stored series ends by symbol (missing symbols omitted). */
@@ -114,6 +134,10 @@ export interface SyncStore {
    */
   completeBatch(runId: string, batch: number, outcome: BatchOutcome, now: number): Promise<SyncRun | null>;
   coverage(market: "CN" | "US", asOf: string | null): Promise<SyncCoverage>;
-  failures(limit: number): Promise<{ list: SyncFailure[]; total: number }>;
+  failures(limit: number, market: "CN" | "US"): Promise<{ list: SyncFailure[]; total: number }>;
+  /** Ids of the market's synced (seen by a list), not delisted symbols. */
+  members(market: "CN" | "US"): Promise<Set<string>>;
+  /** The most common last stored date of the market's synced stocks (the US run's as-of date). */
+  commonLastDate(market: "CN" | "US"): Promise<string | null>;
   storage(market: "CN" | "US"): Promise<{ symbols: number; bytes: number }>;
 }

@@ -8,6 +8,7 @@ import { KeyParam } from "../contracts/params";
 import { pathParam } from "../http/params";
 import { createMiddleware } from "hono/factory";
 import { CreateAdminTokenBody, type ApiTokenList, type CreatedApiToken } from "../contracts/identity";
+import { SyncStartQuery } from "../contracts/market-sync";
 import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
 import { API_TOKEN_PREFIX, bearerOf, newId, newSecret, sameSecret, sha256Hex } from "../http/secrets";
@@ -68,9 +69,15 @@ export const adminRoutes = new Hono<AppEnv>()
         409,
         "MARKET_DATA is offline: the bundled market needs no sync (set MARKET_DATA=live to sync the real market)",
       );
-    await c.env.MARKET_SYNC_QUEUE.send({ kind: "sync.start", market: "CN" });
-    c.var.log.info("market_sync_requested", { by: "admin" });
-    return c.json({ queued: true, status: "/api/market/sync" }, 202);
+    const q = SyncStartQuery.safeParse(c.req.query());
+    if (!q.success) throw new AppError("invalid_input", 400, "market: cn, us or all", { details: { field: "market" } });
+    const markets = q.data.market === "all" ? (["CN", "US"] as const) : q.data.market === "us" ? ["US"] : ["CN"];
+    for (const market of markets) await c.env.MARKET_SYNC_QUEUE.send({ kind: "sync.start", market });
+    c.var.log.info("market_sync_requested", { by: "admin", markets: markets.join(",") });
+    return c.json(
+      { queued: true, status: q.data.market === "us" ? "/api/market/sync?market=us" : "/api/market/sync" },
+      202,
+    );
   })
   .delete("/tokens/:id", async (c) => {
     const id = pathParam(c, "id", KeyParam, (raw) => new AppError("not_found", 404, `token ${raw} not found`));

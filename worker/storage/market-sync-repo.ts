@@ -17,6 +17,8 @@ import type {
   SyncStore,
   UniverseRow,
 } from "../ports/market-sync";
+import type { ProviderListing, SyncedUniverse } from "../ports/market-data";
+import type { UsListEntry } from "../ports/market-sync";
 
 /** Ids per `IN (…)` read (below D1's parameter cap). */
 const SLICE = 90;
@@ -180,6 +182,33 @@ export class D1SyncStore implements SyncStore {
     if (stmts.length > 0) await this.#d1.batch(stmts);
   }
 
+  async upsertUsUniverse(entries: readonly UsListEntry[], seenOn: string, now: number): Promise<void> {
+    const stmts: D1PreparedStatement[] = [];
+    for (let i = 0; i < entries.length; i += UPSERT_ROWS) {
+      const json = JSON.stringify(
+        entries.slice(i, i + UPSERT_ROWS).map((e) => ({ t: e.ticker, n: e.name ?? e.ticker, i: e.industry })),
+      );
+      // Names: Yahoo's (recordListing) win over the list's once resolved; the list names new symbols.
+      stmts.push(
+        this.#d1
+          .prepare(
+            `INSERT INTO market_symbols (id, market, exchange, code, name, pinyin, kind, board, industry, status,
+               currency, simulated, updated_at, st, last_seen)
+             SELECT 'US.' || json_extract(j.value, '$.t'), 'US', 'US', json_extract(j.value, '$.t'),
+               json_extract(j.value, '$.n'), '', 'stock', NULL, json_extract(j.value, '$.i'), 'listed', 'USD', 0,
+               ?2, 0, ?3
+             FROM json_each(?1) AS j WHERE true
+             ON CONFLICT(id) DO UPDATE SET
+               name = CASE WHEN market_symbols.name = market_symbols.code THEN excluded.name ELSE market_symbols.name END,
+               industry = coalesce(excluded.industry, market_symbols.industry),
+               status = 'listed', last_seen = excluded.last_seen, updated_at = excluded.updated_at`,
+          )
+          .bind(json, now, seenOn),
+      );
+    }
+    if (stmts.length > 0) await this.#d1.batch(stmts);
+  }
+
   async markUnseenDelisted(market: "CN" | "US", seenOn: string, now: number): Promise<number> {
     const r = await this.#d1
       .prepare(
@@ -188,6 +217,19 @@ export class D1SyncStore implements SyncStore {
            AND (last_seen IS NULL OR last_seen < ?2)`,
       )
       .bind(market, seenOn, now)
+      .run();
+    return r.meta.changes ?? 0;
+  }
+
+  async markOffUsList(tickers: readonly string[], now: number): Promise<number> {
+    // Only symbols an earlier list had (last_seen set): a ticker analyzed outside it stays as it is.
+    const r = await this.#d1
+      .prepare(
+        `UPDATE market_symbols SET status = 'delisted', updated_at = ?2
+         WHERE market = 'US' AND kind IN ('stock', 'etf') AND simulated = 0 AND status != 'delisted'
+           AND last_seen IS NOT NULL AND code NOT IN (SELECT value FROM json_each(?1))`,
+      )
+      .bind(JSON.stringify(tickers), now)
       .run();
     return r.meta.changes ?? 0;
   }
@@ -330,6 +372,12 @@ export class D1SyncStore implements SyncStore {
       .run();
     if ((marked.meta.changes ?? 0) > 0) {
       await this.#d1.batch([
+        // Symbols the provider does not know (a delisted or renamed US ticker) leave the universe.
+        this.#d1
+          .prepare(
+            `UPDATE market_symbols SET status = 'delisted', updated_at = ?2 WHERE id IN (SELECT value FROM json_each(?1))`,
+          )
+          .bind(JSON.stringify(o.notFound ?? []), now),
         this.#d1
           .prepare(`DELETE FROM market_sync_failures WHERE symbol_id IN (SELECT value FROM json_each(?1))`)
           .bind(JSON.stringify(o.succeeded)),
@@ -366,7 +414,8 @@ export class D1SyncStore implements SyncStore {
            sum(CASE WHEN s.symbol_id IS NOT NULL THEN 1 ELSE 0 END) AS withBars,
            sum(CASE WHEN s.last_date >= ?2 THEN 1 ELSE 0 END) AS current
          FROM market_symbols m LEFT JOIN market_series s ON s.symbol_id = m.id
-         WHERE m.market = ?1 AND m.kind = 'stock' AND m.simulated = 0 AND m.status != 'delisted'`,
+         WHERE m.market = ?1 AND m.kind = 'stock' AND m.simulated = 0 AND m.status != 'delisted'
+           AND m.last_seen IS NOT NULL`,
       )
       .bind(market, asOf ?? "9999-12-31")
       .first<{ universe: number; withBars: number | null; current: number | null }>();
@@ -383,14 +432,16 @@ export class D1SyncStore implements SyncStore {
     };
   }
 
-  async failures(limit: number): Promise<{ list: SyncFailure[]; total: number }> {
+  async failures(limit: number, market: "CN" | "US"): Promise<{ list: SyncFailure[]; total: number }> {
+    const where = market === "US" ? `symbol_id LIKE 'US.%'` : `symbol_id NOT LIKE 'US.%'`;
     const [rows, count] = await this.#d1.batch<unknown>([
       this.#d1
         .prepare(
-          `SELECT symbol_id, reason, failures, at FROM market_sync_failures ORDER BY at DESC, symbol_id LIMIT ?1`,
+          `SELECT symbol_id, reason, failures, at FROM market_sync_failures WHERE ${where}
+           ORDER BY at DESC, symbol_id LIMIT ?1`,
         )
         .bind(limit),
-      this.#d1.prepare(`SELECT count(*) AS n FROM market_sync_failures`),
+      this.#d1.prepare(`SELECT count(*) AS n FROM market_sync_failures WHERE ${where}`),
     ]);
     const list = (rows?.results ?? []) as { symbol_id: string; reason: string; failures: number; at: number }[];
     const total = ((count?.results ?? []) as { n: number }[])[0]?.n ?? 0;
@@ -405,6 +456,30 @@ export class D1SyncStore implements SyncStore {
     };
   }
 
+  async members(market: "CN" | "US"): Promise<Set<string>> {
+    const rows = await this.#d1
+      .prepare(
+        `SELECT id FROM market_symbols
+         WHERE market = ?1 AND simulated = 0 AND last_seen IS NOT NULL AND status != 'delisted'`,
+      )
+      .bind(market)
+      .all<{ id: string }>();
+    return new Set(rows.results.map((r) => r.id));
+  }
+
+  async commonLastDate(market: "CN" | "US"): Promise<string | null> {
+    const r = await this.#d1
+      .prepare(
+        `SELECT s.last_date AS d, count(*) AS n FROM market_series s JOIN market_symbols m ON m.id = s.symbol_id
+         WHERE m.market = ?1 AND m.kind = 'stock' AND m.simulated = 0 AND m.last_seen IS NOT NULL
+           AND m.status != 'delisted'
+         GROUP BY s.last_date ORDER BY n DESC, s.last_date DESC LIMIT 1`,
+      )
+      .bind(market)
+      .first<{ d: string }>();
+    return r?.d ?? null;
+  }
+
   async storage(market: "CN" | "US"): Promise<{ symbols: number; bytes: number }> {
     const r = await this.#d1
       .prepare(
@@ -415,5 +490,36 @@ export class D1SyncStore implements SyncStore {
       .bind(market)
       .first<{ symbols: number; bytes: number }>();
     return { symbols: r?.symbols ?? 0, bytes: r?.bytes ?? 0 };
+  }
+}
+
+/**
+ * The synced universe for the market-data service (live): members once a sync of the market
+ * completed, and the listing a provider names for a US symbol.
+ */
+export class D1SyncedUniverse implements SyncedUniverse {
+  readonly #d1: D1Database;
+  readonly #store: D1SyncStore;
+
+  constructor(d1: D1Database) {
+    this.#d1 = d1;
+    this.#store = new D1SyncStore(d1);
+  }
+
+  async members(market: "CN" | "US"): Promise<ReadonlySet<string> | null> {
+    return (await this.#store.lastCompletedRun(market)) ? this.#store.members(market) : null;
+  }
+
+  async recordListing(symbolId: string, l: ProviderListing, now: number): Promise<void> {
+    const currency = l.currency === "USD" || l.currency === "CNY" ? l.currency : null;
+    const kind = l.kind === "stock" || l.kind === "etf" ? l.kind : null;
+    await this.#d1
+      .prepare(
+        `UPDATE market_symbols SET name = coalesce(?2, name), venue = coalesce(?3, venue),
+           currency = coalesce(?4, currency), kind = coalesce(?5, kind), updated_at = ?6
+         WHERE id = ?1`,
+      )
+      .bind(symbolId, l.name, l.venue, currency, kind, now)
+      .run();
   }
 }

@@ -68,6 +68,8 @@ export const marketSymbols = sqliteTable(
     totalCap: real("total_cap"),
     floatCap: real("float_cap"),
     lastSeen: text("last_seen"),
+    /** US universe sync: the listing venue Yahoo names (`NasdaqGS`, `NYSE`). */
+    venue: text("venue"),
   },
   (t) => [
     index("market_symbols_code").on(t.code),

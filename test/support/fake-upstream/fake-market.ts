@@ -259,3 +259,114 @@ export function fakeKline(
   if (q.lmt && q.lmt > 0) bars = bars.slice(-q.lmt);
   return { code: code ?? "", market: Number(m) as 0 | 1, name: index?.name ?? stock?.name ?? "", bars };
 }
+
+/**
+ * A fake US universe for the Yahoo chart endpoint (`/v8/finance/chart/{ticker}`, DOMAIN.md §2.6):
+ * any plausible ticker answers with weekday bars from `start` to `day` (split-adjusted OHLC as Yahoo
+ * serves them, adjclose = close) and a `meta` naming the listing (longName, exchangeName /
+ * fullExchangeName, currency, instrumentType); `unknown` tickers answer Yahoo's 404 "Not Found";
+ * `renamed` ones carry their new longName; `etf` ones are instrumentType ETF.
+ */
+export interface FakeUsSpec {
+  seed: number;
+  start: string;
+  day: string;
+  /** Splits or dividends: history before `exDate` scales by `factor`. */
+  actions?: { ticker: string; exDate: string; factor: number }[];
+  unknown?: string[];
+  renamed?: { ticker: string; name: string }[];
+  etf?: string[];
+}
+
+/** The listing the fake Yahoo names for a ticker. */
+export function fakeUsListing(spec: FakeUsSpec, ticker: string) {
+  const nyse = hash(ticker) % 2 === 0;
+  return {
+    symbol: ticker,
+    longName: spec.renamed?.find((r) => r.ticker === ticker)?.name ?? `${ticker} Holdings, Inc.`,
+    shortName: `${ticker} Holdings`,
+    exchangeName: nyse ? "NYQ" : "NMS",
+    fullExchangeName: nyse ? "NYSE" : "NasdaqGS",
+    currency: "USD",
+    instrumentType: spec.etf?.includes(ticker) ? "ETF" : "EQUITY",
+  };
+}
+
+/** A ticker's daily bars as the fake Yahoo serves them (split-adjusted up to `spec.day`). */
+export function fakeUsBars(spec: FakeUsSpec, ticker: string): PlainBar[] {
+  return fakeBars(
+    {
+      symbols: 0,
+      seed: spec.seed,
+      start: spec.start,
+      day: spec.day,
+      actions: (spec.actions ?? []).map((a) => ({ id: `US.${a.ticker}`, exDate: a.exDate, factor: a.factor })),
+    },
+    `US.${ticker}`,
+  );
+}
+
+const RANGE_DAYS: Record<string, number> = { "3mo": 92, "1y": 366, "2y": 731, "5y": 1827, "10y": 3653 };
+
+/** The chart answer for a path's ticker: `{ status, body }` in Yahoo's format. */
+export function fakeYahooChart(
+  spec: FakeUsSpec,
+  ticker: string,
+  q: { range?: string; period1?: string; period2?: string },
+): { status: number; body: unknown } {
+  const known = /^(\^GSPC|[A-Z][A-Z0-9]{0,9}(-[A-Z0-9]{1,4})?)$/.test(ticker) && !spec.unknown?.includes(ticker);
+  if (!known)
+    return {
+      status: 404,
+      body: {
+        chart: { result: null, error: { code: "Not Found", description: "No data found, symbol may be delisted" } },
+      },
+    };
+  let bars = fakeUsBars(spec, ticker);
+  const day = Date.parse(`${spec.day}T00:00:00Z`) / 1000;
+  const rangeDays = q.range ? RANGE_DAYS[q.range] : undefined;
+  const from = q.period1 ? Number(q.period1) : rangeDays ? day - rangeDays * 86_400 : 0;
+  const to = q.period2 ? Number(q.period2) : Number.POSITIVE_INFINITY;
+  bars = bars.filter((b) => {
+    const t = Date.parse(`${b.date}T14:30:00Z`) / 1000;
+    return t >= from && t < to;
+  });
+  const listing =
+    ticker === "^GSPC"
+      ? {
+          symbol: "^GSPC",
+          longName: "S&P 500",
+          shortName: "S&P 500",
+          exchangeName: "SNP",
+          fullExchangeName: "SNP",
+          currency: "USD",
+          instrumentType: "INDEX",
+        }
+      : fakeUsListing(spec, ticker);
+  return {
+    status: 200,
+    body: {
+      chart: {
+        result: [
+          {
+            meta: { ...listing, gmtoffset: -18000, exchangeTimezoneName: "America/New_York", dataGranularity: "1d" },
+            timestamp: bars.map((b) => Date.parse(`${b.date}T14:30:00Z`) / 1000),
+            indicators: {
+              quote: [
+                {
+                  open: bars.map((b) => b.open),
+                  high: bars.map((b) => b.high),
+                  low: bars.map((b) => b.low),
+                  close: bars.map((b) => b.close),
+                  volume: bars.map((b) => b.volume),
+                },
+              ],
+              adjclose: [{ adjclose: bars.map((b) => b.close) }],
+            },
+          },
+        ],
+        error: null,
+      },
+    },
+  };
+}

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eastmoneyKline } from "./formats";
-import { fakeClistRows, fakeKline, type FakeMarketSpec } from "./fake-market";
+import { fakeClistRows, fakeKline, fakeYahooChart, type FakeMarketSpec, type FakeUsSpec } from "./fake-market";
 
 /** One canned answer. `body` is sent as given (string) or JSON-encoded (anything else). */
 export interface Fixture {
@@ -41,6 +41,11 @@ export interface Fixture {
    * the K-line path each secid's bars. Register it once per path.
    */
   market?: FakeMarketSpec;
+  /**
+   * A fake US universe (fake-market.ts) on a Yahoo chart path prefix (`…/v8/finance/chart/`): the
+   * ticker is the rest of the path. Matches any path that starts with `path`.
+   */
+  usMarket?: FakeUsSpec;
   /** Put this fixture before the ones already registered (faults that must win over a market). */
   first?: boolean;
 }
@@ -124,7 +129,9 @@ export async function startFakeUpstream(opts: { port?: number; fixtures?: Fixtur
 
       seen.push({ method: req.method ?? "GET", path: url.pathname, query: url.search.slice(1), headers: req.headers });
       const index = fixtures.findIndex(
-        (f) => f.path === url.pathname && (f.query === undefined || url.search.includes(f.query)),
+        (f) =>
+          (f.path === url.pathname || (f.usMarket !== undefined && url.pathname.startsWith(f.path))) &&
+          (f.query === undefined || url.search.includes(f.query)),
       );
       const fixture = fixtures[index];
       if (!fixture)
@@ -141,6 +148,16 @@ export async function startFakeUpstream(opts: { port?: number; fixtures?: Fixtur
       if (fixture.delayMs) await new Promise((r) => setTimeout(r, fixture.delayMs));
       if (fixture.fault === "reset") return void req.socket.destroy();
       if (fixture.fault === "hang") return;
+      if (fixture.usMarket) {
+        const ticker = decodeURIComponent(url.pathname.slice(fixture.path.length));
+        const q = url.searchParams;
+        const chart = fakeYahooChart(fixture.usMarket, ticker, {
+          range: q.get("range") ?? undefined,
+          period1: q.get("period1") ?? undefined,
+          period2: q.get("period2") ?? undefined,
+        });
+        return send(res, chart.status, "application/json", JSON.stringify(chart.body));
+      }
       if (fixture.market) {
         const spec = fixture.market;
         if (url.pathname.endsWith("/clist/get")) {

@@ -98,3 +98,19 @@ export function planBatches(
     out.push({ batch: out.length, mode: "fetch", items: ids.slice(i, i + FETCH_BATCH) });
   return out;
 }
+
+/**
+ * Cuts a US run into fetch batches: the index first, then every symbol of the list. Yahoo has no
+ * whole-market list with the day's bar, so each symbol is fetched every run (incrementally once its
+ * history is stored; a re-adjusted history — a split or dividend — is refetched whole).
+ */
+export function planUsBatches(
+  ids: readonly string[],
+  indices: readonly string[],
+): (SyncBatchItems & { batch: number })[] {
+  const all = [...new Set([...indices, ...ids])];
+  const out: (SyncBatchItems & { batch: number })[] = [];
+  for (let i = 0; i < all.length; i += FETCH_BATCH)
+    out.push({ batch: out.length, mode: "fetch", items: all.slice(i, i + FETCH_BATCH) });
+  return out;
+}

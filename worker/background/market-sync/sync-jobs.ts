@@ -8,16 +8,28 @@
  * nothing, and the run's counters are recounted from its batches. A fetch batch with failures on
  * transient upstream errors (rate limits, 5xx, timeouts) is retried by the queue (with backoff)
  * before it settles with the failures listed, which the next run fetches first.
+ *
+ * The US universe (`market: "US"`) is a configured list (the bundled S&P 500 or `US_UNIVERSE`):
+ * the start upserts it (symbols an earlier list had and this one lacks leave the universe) and every
+ * symbol is fetched through Yahoo each run — the whole history the first time, then incrementally —
+ * which also resolves its name, venue, currency and type; a ticker Yahoo does not know is delisted.
+ * The run's as-of date is the most common last bar date once every batch is in.
  */
 import { z } from "zod";
 import type { Logger } from "../../lib/log";
 import type { MarketData } from "../../ports/market-data";
 import type { BatchOutcome, SyncRun, SyncStore, UniverseFeed, UniverseRow } from "../../ports/market-sync";
+import type { Result } from "../../lib/result";
+import type { UsListEntry } from "../../ports/market-sync";
 import { PermanentError as SyncPermanent, RetryableError as SyncRetry } from "../queue-consumer";
-import { listTradeDate, MIN_SYNC_BARS, planBatches, planSync } from "./plan";
+import { listTradeDate, MIN_SYNC_BARS, planBatches, planSync, planUsBatches } from "./plan";
 
 /** The CN indices every run keeps current (regime, breadth, relative strength, backtest benchmark). */
 export const SYNC_INDICES = ["SH.000001", "SZ.399001", "SZ.399006", "SH.000300"] as const;
+/** The US index every US run keeps current (the US screening's regime and relative strength). */
+export const US_SYNC_INDICES = ["US.SPX"] as const;
+const isIndex = (id: string): boolean =>
+  (SYNC_INDICES as readonly string[]).includes(id) || (US_SYNC_INDICES as readonly string[]).includes(id);
 /** A run still "running" after this long is superseded by the next start. */
 export const RUN_STALE_MS = 20 * 3600_000;
 /** Attempts per list page before the start message goes back to the queue. */
@@ -33,7 +45,7 @@ const SEND_CHUNK = 100;
  */
 const BATCH_DELIVERIES = 4;
 
-export const SyncStartMessage = z.object({ kind: z.literal("sync.start"), market: z.literal("CN").default("CN") });
+export const SyncStartMessage = z.object({ kind: z.literal("sync.start"), market: z.enum(["CN", "US"]).default("CN") });
 export const SyncBatchMessage = z.object({
   kind: z.literal("sync.batch"),
   runId: z.string().min(1).max(64),
@@ -49,6 +61,8 @@ export interface SyncQueue {
 export interface SyncDeps {
   store: SyncStore;
   feed: UniverseFeed;
+  /** The US universe list (the bundled default or the deployment's setting) and where it comes from. */
+  usList: () => Result<{ entries: UsListEntry[]; source: string }>;
   market: Pick<MarketData, "dailyBars">;
   queue: SyncQueue;
   now: () => number;
@@ -92,10 +106,11 @@ async function sendPending(d: SyncDeps, runId: string): Promise<number> {
   return pending.length;
 }
 
-/** Marks a run done when its last batch is in. */
+/** Marks a run done when its last batch is in (a US run's as-of date is read from what it stored). */
 async function finishIfComplete(d: SyncDeps, run: SyncRun | null): Promise<void> {
   if (run && run.status === "running" && run.batchesDone >= run.batchesTotal) {
-    await d.store.updateRun(run.id, { status: "done", finishedAt: d.now() });
+    const asOf = run.market === "US" ? ((await d.store.commonLastDate("US")) ?? run.asOf) : run.asOf;
+    await d.store.updateRun(run.id, { status: "done", finishedAt: d.now(), asOf });
     d.log.info("sync_done", { runId: run.id, asOf: run.asOf, failed: run.failed, requests: run.requests });
   }
 }
@@ -123,8 +138,35 @@ export function newRun(id: string, market: "CN" | "US", startedAt: number): Sync
   };
 }
 
+/** Plans a US run: the list upserted, symbols gone from it delisted, every symbol and the index fetched. */
+async function planUs(d: SyncDeps, run: SyncRun): Promise<SyncRun> {
+  const list = d.usList();
+  if (!list.ok) {
+    // A list that does not parse is the operator's to fix: the run fails with the reason at once.
+    const failed = { status: "failed" as const, error: list.error.message, finishedAt: d.now() };
+    await d.store.updateRun(run.id, failed);
+    d.log.warn("sync_list_invalid", { runId: run.id, market: "US", error: list.error.message });
+    return { ...run, ...failed };
+  }
+  const seenOn = isoDate(d.now());
+  await d.store.upsertUsUniverse(list.value.entries, seenOn, d.now());
+  const delisted = await d.store.markOffUsList(
+    list.value.entries.map((e) => e.ticker),
+    d.now(),
+  );
+  const batches = planUsBatches(
+    list.value.entries.map((e) => `US.${e.ticker}`),
+    US_SYNC_INDICES,
+  );
+  await d.store.addBatches(run.id, batches, d.now());
+  const patch = { universe: list.value.entries.length, delisted, batchesTotal: batches.length };
+  await d.store.updateRun(run.id, patch);
+  d.log.info("sync_planned", { runId: run.id, market: "US", source: list.value.source, ...patch });
+  return { ...run, ...patch };
+}
+
 /** Opens (or resumes) a run and sends its batches. Idempotent: a redelivered start resumes. */
-export async function startSync(d: SyncDeps, market: "CN" = "CN"): Promise<SyncRun> {
+export async function startSync(d: SyncDeps, market: "CN" | "US" = "CN"): Promise<SyncRun> {
   let run = await d.store.runningRun(market);
   if (run && d.now() - run.startedAt > RUN_STALE_MS) {
     await d.store.updateRun(run.id, {
@@ -139,7 +181,8 @@ export async function startSync(d: SyncDeps, market: "CN" = "CN"): Promise<SyncR
     await d.store.createRun(fresh);
     run = fresh;
   }
-  if (run.batchesTotal === 0) {
+  if (run.batchesTotal === 0 && market === "US") run = await planUs(d, run);
+  else if (run.batchesTotal === 0) {
     const list = await readList(d);
     const seenOn = listTradeDate(list.rows) ?? isoDate(d.now());
     await d.store.upsertUniverse(list.rows, seenOn, d.now());
@@ -178,6 +221,7 @@ export async function startSync(d: SyncDeps, market: "CN" = "CN"): Promise<SyncR
       batches: batches.length,
     });
   }
+  if (run.status !== "running") return run;
   const sent = await sendPending(d, run.id);
   if (sent === 0) await finishIfComplete(d, { ...run, batchesDone: run.batchesTotal });
   return run;
@@ -200,7 +244,7 @@ export async function runSyncBatch(d: SyncDeps, runId: string, batchNo: number, 
   } else {
     let transientFailures = 0;
     for (const id of b.items) {
-      const kind = (SYNC_INDICES as readonly string[]).includes(id) ? ("index" as const) : ("stock" as const);
+      const kind = isIndex(id) ? ("index" as const) : ("stock" as const);
       // Only what this run fetched counts as fresh: a series appended yesterday must be refetched.
       const r = await d.market.dailyBars(id, { days: MIN_SYNC_BARS, kind, fresherThan: run.startedAt });
       const tried = r.ok ? r.value.provenance.attempts.filter((a) => a.outcome !== "skipped").length : 1;
@@ -213,6 +257,9 @@ export async function runSyncBatch(d: SyncDeps, runId: string, batchNo: number, 
       const reason = r.ok
         ? (r.value.provenance.notes[0] ?? "providers failed; cached bars kept")
         : `${r.error.code}: ${r.error.message}`;
+      // A US ticker the provider does not know is gone (delisted or renamed): it leaves the universe.
+      if (!r.ok && r.error.code === "not_found" && run.market === "US" && kind === "stock")
+        (outcome.notFound ??= []).push(id);
       if (!r.ok ? transient(r.error.code) : true) transientFailures += 1;
       outcome.failures.push({ symbolId: id, reason });
     }

@@ -42,11 +42,15 @@ export async function syncCoverage(store: SyncStore, market: "CN" | "US"): Promi
 }
 
 /** The whole status. */
-export async function syncStatus(store: SyncStore, mode: "offline" | "live", market: "CN" = "CN"): Promise<SyncStatus> {
+export async function syncStatus(
+  store: SyncStore,
+  mode: "offline" | "live",
+  market: "CN" | "US" = "CN",
+): Promise<SyncStatus> {
   const [latest, lastCompleted, failures, storage] = await Promise.all([
     store.latestRun(market),
     store.lastCompletedRun(market),
-    store.failures(STATUS_FAILURES),
+    store.failures(STATUS_FAILURES, market),
     store.storage(market),
   ]);
   const coverage = lastCompleted ? await store.coverage(market, lastCompleted.asOf) : null;

@@ -2,21 +2,34 @@
  * Yahoo Finance chart v8 parser (DOMAIN.md §2.6): `chart.result[0]` with `meta.gmtoffset`,
  * `timestamp[]`, `indicators.quote[0].{open,high,low,close,volume}` (null-padded) and
  * `indicators.adjclose[0].adjclose`; `chart.error` on failure. Daily bars are scaled by
- * adjclose / close (splits and dividends), recorded as `split_dividend`.
+ * adjclose / close (splits and dividends), recorded as `split_dividend`. The `meta` also names the
+ * listing — `longName`/`shortName`, `fullExchangeName`/`exchangeName` (`NasdaqGS`, `NYSE`),
+ * `currency`, `instrumentType` (`EQUITY`, `ETF`, `INDEX`) — which resolves a US universe symbol.
  */
 import { z } from "zod";
 import type { Bar } from "../../contracts/analysis";
 import type { Adjustment, MinuteBar, SymbolInfo } from "../../contracts/market";
+import type { ProviderListing } from "../../ports/market-data";
 import { err, ok, type Result } from "../../lib/result";
 import { isValidOhlc, round } from "./numbers";
 
 const Nums = z.array(z.number().nullable());
+const Meta = z.object({
+  gmtoffset: z.number().optional(),
+  currency: z.string().nullable().optional(),
+  symbol: z.string().nullable().optional(),
+  longName: z.string().nullable().optional(),
+  shortName: z.string().nullable().optional(),
+  exchangeName: z.string().nullable().optional(),
+  fullExchangeName: z.string().nullable().optional(),
+  instrumentType: z.string().nullable().optional(),
+});
 const ChartResponse = z.object({
   chart: z.object({
     result: z
       .array(
         z.object({
-          meta: z.object({ gmtoffset: z.number().optional(), currency: z.string().nullable().optional() }),
+          meta: Meta,
           timestamp: z.array(z.number()).optional(),
           indicators: z.object({
             quote: z.array(z.object({ open: Nums, high: Nums, low: Nums, close: Nums, volume: Nums })),
@@ -47,7 +60,22 @@ interface Row {
   adjclose: number | null;
 }
 
-function rows(text: string): Result<Row[]> {
+const nonEmpty = (v: string | null | undefined): string | null =>
+  typeof v === "string" && v.trim() !== "" ? v.trim() : null;
+
+/** The listing the chart's meta names (what a US universe symbol resolves to). */
+export function listingOf(meta: z.infer<typeof Meta>): ProviderListing {
+  const type = nonEmpty(meta.instrumentType)?.toUpperCase();
+  return {
+    ticker: nonEmpty(meta.symbol),
+    name: nonEmpty(meta.longName) ?? nonEmpty(meta.shortName),
+    venue: nonEmpty(meta.fullExchangeName) ?? nonEmpty(meta.exchangeName),
+    currency: nonEmpty(meta.currency)?.toUpperCase() ?? null,
+    kind: type === "EQUITY" ? "stock" : type === "ETF" ? "etf" : type === "INDEX" ? "index" : null,
+  };
+}
+
+function rows(text: string): Result<{ rows: Row[]; listing: ProviderListing }> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -85,16 +113,16 @@ function rows(text: string): Result<Row[]> {
       adjclose: adj?.[i] ?? null,
     });
   });
-  return ok(out);
+  return ok({ rows: out, listing: listingOf(r.meta) });
 }
 
-/** Daily bars (exchange-local dates), adjusted by adjclose when present. */
-export function parseYahooDaily(text: string): Result<{ bars: Bar[]; adjust: Adjustment }> {
+/** Daily bars (exchange-local dates), adjusted by adjclose when present, and the listing. */
+export function parseYahooDaily(text: string): Result<{ bars: Bar[]; adjust: Adjustment; listing: ProviderListing }> {
   const r = rows(text);
   if (!r.ok) return r;
   let adjusted = false;
   const bars: Bar[] = [];
-  for (const row of r.value) {
+  for (const row of r.value.rows) {
     const k = row.adjclose !== null && row.close > 0 ? row.adjclose / row.close : 1;
     if (k !== 1) adjusted = true;
     const [open, high, low, close] = [row.open * k, row.high * k, row.low * k, row.close * k].map((x) =>
@@ -106,7 +134,7 @@ export function parseYahooDaily(text: string): Result<{ bars: Bar[]; adjust: Adj
     if (prev && prev.date === date) bars.pop();
     bars.push({ date, open, high, low, close, volume: Math.max(0, row.volume) });
   }
-  return ok({ bars, adjust: adjusted ? "split_dividend" : "none" });
+  return ok({ bars, adjust: adjusted ? "split_dividend" : "none", listing: r.value.listing });
 }
 
 /** Minute bars (exchange-local `YYYY-MM-DD HH:MM`). */
@@ -114,7 +142,7 @@ export function parseYahooMinutes(text: string): Result<MinuteBar[]> {
   const r = rows(text);
   if (!r.ok) return r;
   return ok(
-    r.value
+    r.value.rows
       .filter((x) => isValidOhlc(x.open, x.high, x.low, x.close))
       .map((x) => ({
         time: x.local,

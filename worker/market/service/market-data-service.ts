@@ -9,7 +9,13 @@
 import type { Bar } from "../../contracts/analysis";
 import type { MarketCode, Provenance, SourceAttempt, SymbolInfo } from "../../contracts/market";
 import { err, ok } from "../../lib/result";
-import type { CachedSeries, MarketCache, MarketData, MarketDataProvider } from "../../ports/market-data";
+import type {
+  CachedSeries,
+  MarketCache,
+  MarketData,
+  MarketDataProvider,
+  SyncedUniverse,
+} from "../../ports/market-data";
 import { resolveSymbol } from "./resolve";
 import { createSnapshotReader } from "./snapshot";
 import { offlineMiss as bundleMiss } from "../offline/holdings";
@@ -29,6 +35,11 @@ export interface MarketDataServiceOptions {
   freshForMs?: number;
   /** Most snapshot pages fetched per call (default 60 ≈ 6,000 rows). */
   snapshotMaxPages?: number;
+  /**
+   * The market sync's universe (live): `universeBars` of CN and US reads its members only (nothing
+   * before a sync completed), and a live fetch of a US stock records the listing the provider names.
+   */
+  synced?: SyncedUniverse;
 }
 
 /** Relative close difference on the overlap bar that reveals a corporate action (re-adjusted history). */
@@ -140,6 +151,9 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
       const now = o.now();
       const named = res.value.name && symbol.name === symbol.code ? { ...symbol, name: res.value.name } : symbol;
       await o.cache.upsertSymbols([named], now);
+      // A US stock is what its provider says it is (Yahoo: name, venue, currency, type): a rename shows.
+      if (o.synced && res.value.listing && symbol.market === "US" && symbol.kind !== "index")
+        await o.synced.recordListing(symbol.id, res.value.listing, now);
       await o.cache.putSeries({
         symbolId: symbol.id,
         bars,
@@ -323,6 +337,9 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
     snapshot,
     async universeBars(market: MarketCode, days: number) {
       const fromYear = market === "SIM" ? 0 : new Date(o.now()).getUTCFullYear() - Math.ceil(days / 240) - 1;
+      // Live, the real markets are what the sync holds, not whichever symbols happen to be cached.
+      const members = o.mode === "live" && market !== "SIM" && o.synced ? await o.synced.members(market) : undefined;
+      if (members === null) return [];
       const [symbols, series] = await Promise.all([
         o.cache.listSymbols(market, "stock"),
         o.cache.seriesOfMarket(market, fromYear),
@@ -330,6 +347,7 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
       const byId = new Map(series.map((s) => [s.symbolId, s]));
       const out: { symbol: SymbolInfo; bars: Bar[] }[] = [];
       for (const symbol of symbols) {
+        if (members && !members.has(symbol.id)) continue;
         const s = byId.get(symbol.id);
         if (s && s.bars.length > 0) out.push({ symbol, bars: s.bars.slice(-days) });
       }

@@ -12,6 +12,7 @@ import { PermanentError } from "../../background/queue-consumer";
 import { createMarketData, providerPacingMs } from "../create-market-data";
 import { createHttpClient } from "../http-client";
 import { createEastmoneyUniverseFeed } from "./eastmoney-universe-feed";
+import { usUniverseList } from "./us-universe";
 import {
   runSyncBatch,
   settleDeadBatch,
@@ -25,6 +26,8 @@ import {
 export const MARKET_SYNC_QUEUE = "wyckoff-edge-market-sync";
 /** The Cron Trigger that starts the daily sync (15:10 Beijing time, weekdays; wrangler.toml). */
 export const MARKET_SYNC_CRON = "10 7 * * 1-5";
+/** The Cron Trigger of the US universe sync (22:30 UTC, weekdays: after the New York close; wrangler.toml). */
+export const US_SYNC_CRON = "30 22 * * 1-5";
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -43,6 +46,7 @@ export function syncDeps(env: Env, overrides: Partial<SyncDeps> = {}): SyncDeps 
   return {
     store: new D1SyncStore(env.DB),
     feed: createEastmoneyUniverseFeed({ baseURL: config.providers.eastmoney, http }),
+    usList: () => usUniverseList(config.usUniverse),
     market: createMarketData({ db: env.DB, config: { ...config, marketData: "live" }, fetch: (...a) => fetch(...a) }),
     queue: env.MARKET_SYNC_QUEUE,
     now: Date.now,

@@ -1,7 +1,8 @@
 /**
  * Gathers what a regime reading needs through the MarketData port: the market's main and small-cap
  * indices (SIM.IDX1/IDX2 simulated, SH.000001/SZ.399006 real A-shares, US.SPX) and breadth from the
- * cached universe (or, for real A-shares without enough cache, the day's snapshot up/down ratio).
+ * stored universe — live, the market sync's universe (`universeBars` reads its members only) — or,
+ * for real A-shares without a synced universe, the day's snapshot up/down ratio.
  */
 import type { Provenance } from "../../contracts/market";
 import { ok, type Result } from "../../lib/result";
@@ -36,9 +37,15 @@ export async function readRegime(
   if (small && !small.ok) notes.push(`small-cap index ${ids.small} unavailable: ${small.error.message}`);
   let series: ReturnType<typeof breadthSeries> = [];
   let snapshotBreadth: Breadth | null = null;
-  if (which !== "us") {
-    const universe = await market.universeBars(which === "sim" ? "SIM" : "CN", 40);
+  {
+    const universe = await market.universeBars(which === "sim" ? "SIM" : which === "us" ? "US" : "CN", 40);
     if (universe.length >= 50) series = breadthSeries(universe, 10);
+    if (market.mode === "live" && which !== "sim")
+      notes.push(
+        universe.length > 0
+          ? `breadth over the market sync's ${which.toUpperCase()} universe (${universe.length} symbols stored)`
+          : `the ${which.toUpperCase()} market sync has not completed: no stored universe for breadth${which === "cn" ? " (the day's snapshot instead)" : ""}`,
+      );
     else if (which === "cn") {
       const snap = await market.snapshot("CN");
       if (snap.ok) {

@@ -1,0 +1,1 @@
+ALTER TABLE `market_symbols` ADD `venue` text;
