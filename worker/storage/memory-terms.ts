@@ -83,10 +83,10 @@ export function rankedTermsStatement(
   const distinct = [...new Set(terms)].filter((t) => t !== LENGTH_TERM);
   if (distinct.length === 0) return null;
   const ownerLength = "max(0, length(?1) - 2)";
-  // The cut of each term: its POSTINGS_PER_TERM-th best posting (impact, then seq), read by offset
-  // along memory_terms_impact; the term's postings at or above it are one range of that index.
-  const nth = (column: string) =>
-    `(SELECT ${column} FROM memory_terms WHERE owner_id = ?1 AND term = idf.term ORDER BY impact DESC, seq DESC LIMIT 1 OFFSET ${POSTINGS_PER_TERM - 1})`;
+  // The cut of each term: its POSTINGS_PER_TERM-th best posting (impact, then seq), found by offset
+  // along memory_terms_impact and its impact read back by primary key; the term's postings at or
+  // above it are one range of that index.
+  const nthSeq = `(SELECT seq FROM memory_terms WHERE owner_id = ?1 AND term = idf.term ORDER BY impact DESC, seq DESC LIMIT 1 OFFSET ${POSTINGS_PER_TERM - 1})`;
   const sql = `WITH q(term) AS (SELECT value FROM json_each(?2)),
     stats AS (
       SELECT df AS n, total * 1.0 / max(df, 1) + ${ownerLength} AS avgdl FROM memory_term_stats WHERE owner_id = ?1 AND term = '${LENGTH_TERM}'
@@ -95,7 +95,11 @@ export function rankedTermsStatement(
       SELECT s.term, max(1e-6, ln((stats.n - s.df + 0.5) / (s.df + 0.5))) AS w
       FROM q CROSS JOIN memory_term_stats s ON s.owner_id = ?1 AND s.term = q.term, stats
     ),
-    cut AS (SELECT idf.term, idf.w, coalesce(${nth("impact")}, -1) AS impact, coalesce(${nth("seq")}, -1) AS seq FROM idf),
+    nth AS (SELECT idf.term, idf.w, ${nthSeq} AS seq FROM idf),
+    cut AS (
+      SELECT nth.term, nth.w, coalesce(p.impact, -1) AS impact, coalesce(nth.seq, -1) AS seq
+      FROM nth LEFT JOIN memory_terms p ON p.owner_id = ?1 AND p.term = nth.term AND p.seq = nth.seq
+    ),
     hits AS (
       SELECT t.seq, sum(cut.w * t.tf * 2.2 / (t.tf + 1.2 * (0.25 + 0.75 * (t.len + ${ownerLength}) / max(stats.avgdl, 1.0)))) AS score
       FROM cut CROSS JOIN memory_terms t ON t.owner_id = ?1 AND t.term = cut.term AND (t.impact, t.seq) >= (cut.impact, cut.seq), stats
