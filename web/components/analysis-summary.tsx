@@ -3,7 +3,7 @@
  * events, triggers, stops and targets, and the chart drawn from the same object.
  */
 import type { Analysis } from "@contracts/analysis";
-import { phaseLabel } from "../lib/chart-overlays";
+import { phaseLabel, variantText } from "../lib/chart-overlays";
 import { useT } from "../lib/lang-store";
 import { reasonText } from "@contracts/reason-text";
 import { analysisPath, navigate } from "../lib/router";
@@ -129,7 +129,7 @@ export function AnalysisSummary({
                 <tr key={`${e.type}-${e.date}`} title={e.reasons.join("; ")}>
                   <td>
                     <span className="event-tag">{e.type}</span>
-                    {e.variant ? ` ${e.variant}` : ""}
+                    {e.variant ? ` ${variantText(e.variant, lang)}` : ""}
                   </td>
                   <td>{e.date}</td>
                   <td>{fmt(e.price)}</td>

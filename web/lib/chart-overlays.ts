@@ -49,8 +49,18 @@ const BULLISH: ReadonlySet<EventType> = new Set(["SC", "ST", "Spring", "Test", "
 const BEARISH: ReadonlySet<EventType> = new Set(["PSY", "BC", "UT", "UTAD", "SOW", "LPSY"]);
 const BELOW: ReadonlySet<EventType> = new Set(["PS", "SC", "ST", "Spring", "Test", "LPS", "BU"]);
 
+/**
+ * An event variant as the reader sees it: "#3" (the third test) as is; the engine's words (a range
+ * `exit` with follow-through, an `absorption` at resistance) in the UI's language.
+ */
+export function variantText(variant: string, lang: "zh" | "en" = "en"): string {
+  if (lang !== "zh") return variant;
+  const zh: Record<string, string> = { exit: "离区", absorption: "吸收" };
+  return zh[variant] ?? variant;
+}
+
 /** Markers for the events whose bar is on the chart, oldest first. */
-export function eventMarkers(a: Analysis, barDates: ReadonlySet<string>): EventMarker[] {
+export function eventMarkers(a: Analysis, barDates: ReadonlySet<string>, lang: "zh" | "en" = "en"): EventMarker[] {
   return a.events
     .filter((e) => barDates.has(e.date))
     .toSorted((x, y) => (x.date < y.date ? -1 : x.date > y.date ? 1 : 0))
@@ -60,7 +70,9 @@ export function eventMarkers(a: Analysis, barDates: ReadonlySet<string>): EventM
       return {
         time: e.date,
         type: e.type,
-        label: e.variant ? `${e.type}${e.variant.startsWith("#") ? e.variant : ` ${e.variant}`}` : e.type,
+        label: e.variant
+          ? `${e.type}${e.variant.startsWith("#") ? e.variant : ` ${variantText(e.variant, lang)}`}`
+          : e.type,
         position: below ? "belowBar" : "aboveBar",
         shape: e.type === "EVR" ? "circle" : below ? "arrowUp" : "arrowDown",
         color,
@@ -103,7 +115,7 @@ function firstOf(a: Analysis, types: readonly EventType[], after = ""): string |
  * strength/weakness), clipped to end where the engine's current phase begins, and the current phase
  * from `phase.since` to `asOf` exactly as the engine reports it.
  */
-export function phaseSpans(a: Analysis): Region[] {
+export function phaseSpans(a: Analysis, lang: "zh" | "en" = "en"): Region[] {
   const { name, since } = a.phase;
   if (name === "NONE" || since === null) return [];
   const acc = name.startsWith("ACC") || name === "MARKUP";
@@ -120,7 +132,7 @@ export function phaseSpans(a: Analysis): Region[] {
         ["C", firstOf(a, ["UTAD"])],
         ["D", firstOf(a, ["SOW"])],
       ];
-  const kind = acc ? "Acc" : "Dist";
+  const kind = lang === "zh" ? (acc ? "吸筹" : "派发") : acc ? "Acc" : "Dist";
   const bounded = starts
     .filter((s): s is [string, string] => s[1] !== null && s[1] < since)
     .toSorted((x, y) => (x[1] < y[1] ? -1 : 1));
@@ -137,17 +149,25 @@ export function phaseSpans(a: Analysis): Region[] {
     to: a.asOf,
     top: null,
     bottom: null,
-    label: phaseLabel(name),
+    label: phaseLabel(name, lang),
     color: acc ? "rgba(31,157,85,0.12)" : "rgba(214,69,69,0.12)",
   });
   return regions;
 }
 
+/** Price-line titles per language (P&F and MM are the usual abbreviations in both). */
+const LINE_TITLES = {
+  en: { stop: "stop", trail: "trail" },
+  zh: { stop: "止损", trail: "跟踪止损" },
+} as const;
+
 /** Stops and targets as price lines (only those the analysis gives). */
-export function priceLines(a: Analysis): PriceLine[] {
+export function priceLines(a: Analysis, lang: "zh" | "en" = "en"): PriceLine[] {
   const lines: PriceLine[] = [];
-  if (a.stops.structural !== null) lines.push({ price: a.stops.structural, title: "stop", color: BEAR, dashed: false });
-  if (a.stops.trailing !== null) lines.push({ price: a.stops.trailing, title: "trail", color: BEAR, dashed: true });
+  const title = LINE_TITLES[lang];
+  if (a.stops.structural !== null)
+    lines.push({ price: a.stops.structural, title: title.stop, color: BEAR, dashed: false });
+  if (a.stops.trailing !== null) lines.push({ price: a.stops.trailing, title: title.trail, color: BEAR, dashed: true });
   const pf = a.targets.pointAndFigure;
   if (pf) {
     lines.push({ price: pf.conservative, title: "P&F", color: BULL, dashed: true });
@@ -159,9 +179,13 @@ export function priceLines(a: Analysis): PriceLine[] {
 }
 
 /** All overlays for bars (oldest first) and the analysis read from them. */
-export function chartOverlays(a: Analysis, bars: readonly Pick<Bar, "date">[]): ChartOverlays {
+export function chartOverlays(
+  a: Analysis,
+  bars: readonly Pick<Bar, "date">[],
+  lang: "zh" | "en" = "en",
+): ChartOverlays {
   const dates = new Set(bars.map((b) => b.date));
-  const regions = phaseSpans(a);
+  const regions = phaseSpans(a, lang);
   const tr = a.tradingRange;
   if (tr)
     regions.push({
@@ -172,7 +196,7 @@ export function chartOverlays(a: Analysis, bars: readonly Pick<Bar, "date">[]): 
       label: "TR",
       color: "rgba(64,128,255,0.14)",
     });
-  return { markers: eventMarkers(a, dates), regions, lines: priceLines(a) };
+  return { markers: eventMarkers(a, dates, lang), regions, lines: priceLines(a, lang) };
 }
 
 /** Bars up to the analysis' `asOf` (the chart never shows what the analysis could not see). */

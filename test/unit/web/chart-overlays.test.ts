@@ -2,7 +2,14 @@
 import type { Analysis } from "@contracts/analysis";
 import { describe, expect, it } from "vitest";
 import { analysisOf, chartDays } from "../../../web/lib/analysis-of";
-import { barsAsOf, chartOverlays, clampRegions, phaseLabel, phaseSpans } from "../../../web/lib/chart-overlays";
+import {
+  barsAsOf,
+  chartOverlays,
+  clampRegions,
+  phaseLabel,
+  phaseSpans,
+  variantText,
+} from "../../../web/lib/chart-overlays";
 
 function ev(type: Analysis["events"][number]["type"], date: string): Analysis["events"][number] {
   return { type, date, confirmedAt: date, price: 10, volumeRatio: 1.5, confidence: 0.8, reasons: [] };
@@ -79,6 +86,15 @@ describe("chartOverlays", () => {
       ["MM", 13],
     ]);
     expect(chartOverlays(makeAnalysis({ tradingRange: null }), bars).regions.some((r) => r.label === "TR")).toBe(false);
+  });
+
+  it("says the phase spans, the price lines and event variants in Chinese for the Chinese UI", () => {
+    const { regions, lines } = chartOverlays(makeAnalysis(), bars, "zh");
+    expect(regions.map((r) => r.label)).toEqual(["吸筹 A", "吸筹 B", "吸筹 C", "吸筹 D", "TR"]);
+    expect(lines.map((l) => l.title)).toEqual(["止损", "P&F", "MM"]);
+    expect(variantText("exit", "zh")).toBe("离区");
+    expect(variantText("#3", "zh")).toBe("#3");
+    expect(variantText("exit")).toBe("exit");
   });
 });
 

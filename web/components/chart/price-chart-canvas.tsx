@@ -46,7 +46,7 @@ export function PriceChartCanvas({
   height: number;
   view?: ChartView;
 }) {
-  const { t, f } = useDeskT();
+  const { t, f, lang } = useDeskT();
   const ref = useRef<HTMLDivElement>(null);
   const daily = useMemo(() => barsAsOf(bars, analysis.asOf), [bars, analysis.asOf]);
   const { shown, reading } = useMemo(() => {
@@ -112,7 +112,7 @@ export function PriceChartCanvas({
       chart.panes()[1]?.setHeight(Math.round(height * 0.22));
     }
 
-    const overlays = chartOverlays(reading, shown);
+    const overlays = chartOverlays(reading, shown, lang);
     const index = new Map(shown.map((b, i) => [b.date, i]));
     const spacing = Math.max(1, (el.clientWidth || 600) / Math.max(1, shown.length));
     const fits = labelsThatFit(overlays.markers, index, spacing);
@@ -148,7 +148,7 @@ export function PriceChartCanvas({
     el.dataset.bars = String(shown.length);
     el.dataset.ready = "true";
     return () => chart.remove();
-  }, [shown, reading, height, view.dark, view.showMA, view.showVolume]);
+  }, [shown, reading, height, lang, view.dark, view.showMA, view.showVolume]);
 
   const byDate = useMemo(() => new Map(shown.map((b, i) => [b.date, i])), [shown]);
   const at = byDate.get(hover ?? "") ?? shown.length - 1;
