@@ -22,7 +22,9 @@ function sourceLine(output: unknown, t: (key: StringKey) => string): string | nu
   const flags = [get("simulated") === true ? t("srcSimulated") : "", get("stale") === true ? t("srcStale") : ""].filter(
     Boolean,
   );
-  return `${String(get("source") ?? "?")} · ${String(get("asOf") ?? "")}${flags.length ? ` · ${flags.join(", ")}` : ""}`;
+  // provider names (eastmoney, yahoo…) are names; the bundled data is a word in the UI's language
+  const source = get("source") === "offline" ? t("offline") : String(get("source") ?? "?");
+  return `${source} · ${String(get("asOf") ?? "")}${flags.length ? ` · ${flags.join(", ")}` : ""}`;
 }
 
 /** An analysis, as a card body. `chart` false leaves the chart out (the full page draws its own). */

@@ -74,6 +74,8 @@ export function PriceChartCanvas({
       rightPriceScale: { borderVisible: false },
       timeScale: { borderVisible: false },
       crosshair: { mode: 0 },
+      // month and date labels in the UI's language, not the browser's
+      localization: { locale: lang === "zh" ? "zh-CN" : "en-US" },
     });
     const candles = chart.addSeries(CandlestickSeries, {
       upColor: "#1f9d55",
