@@ -5,6 +5,7 @@
 import type { ScreeningResult } from "@contracts/screening";
 import { caveatText, verdictReasonText } from "@contracts/server-text";
 import { useDeskT } from "../lib/desk-strings";
+import { regimeText } from "../lib/regime-text";
 import { analysisPath, navigate } from "../lib/router";
 
 const LAYERS = [
@@ -42,8 +43,8 @@ export function ScreeningView({ result }: { result: ScreeningResult }) {
     <section className="result-view" data-testid="screening-view" aria-label={t("screeningTitle")}>
       <p className="muted small">
         {result.universe}
-        {result.simulated ? " · SIM" : ""}
-        {result.asOf ? ` · ${f.date(result.asOf)}` : ""} · {result.regime.state}
+        {result.simulated ? ` · ${lang === "zh" ? "模拟" : "simulated"}` : ""}
+        {result.asOf ? ` · ${f.date(result.asOf)}` : ""} · {regimeText(result.regime.state, lang)}
       </p>
       <h3>{t("layerCounts")}</h3>
       <table className="data-table layer-table" data-testid="layer-table">
