@@ -211,7 +211,9 @@ describe("runTurn with the offline rule model", () => {
       .filter((c) => c.type === "text-delta")
       .map((c) => (c as { delta: string }).delta)
       .join("");
-    expect(text).toContain("Asia/Shanghai");
+    // the result's Shanghai time and session, said in the question's language
+    expect(text).toContain("上海时间 2026-11-30");
+    expect(text).toContain("正在交易");
     expect(text).toContain("离线规则模型");
   });
 
