@@ -6,7 +6,7 @@
  * name or message with `<code>` or `*` cannot change how the rest of the answer renders.
  */
 import { reasonText } from "../../contracts/reason-text";
-import { asClockReading, caveatText, clockText } from "../../contracts/server-text";
+import { asClockReading, caveatText, clockText, taskFailureText } from "../../contracts/server-text";
 import type { Lang } from "../errors";
 
 /** A tool result the offline model answers from. */
@@ -339,7 +339,7 @@ function describeTasks(o: Rec, lang: Lang): string[] {
   for (const t of tasks.slice(0, 8)) {
     const status = STATUS[String(t.status)]?.[lang] ?? md(t.status);
     lines.push(
-      `- ${md(t.kind)} \`${String(t.id).replace(/`/g, "")}\`${T(lang, "：", ": ")}${status}${t.error ? ` — ${md(t.error)}` : ""}`,
+      `- ${md(t.kind)} \`${String(t.id).replace(/`/g, "")}\`${T(lang, "：", ": ")}${status}${t.error ? ` — ${md(taskFailureText(String(t.error), lang))}` : ""}`,
     );
     if (tasks.length === 1 || t.result !== undefined) lines.push(...describeTaskResult(t.kind, t.result, lang));
   }
