@@ -64,12 +64,18 @@ export function prepareSymbol(
   const windows = reuse
     ? { ...funnelWindows(s), bench20: reuse.windows.bench20, bench40: reuse.windows.bench40 }
     : funnelWindows(s, bench);
-  const dateAt = new Map<string, number>();
-  for (let i = 0; i < s.n; i++) dateAt.set(s.date[i] ?? "", i);
+  // The date map is built on first use: the single call finds each day's bar by walking the dates.
+  let dateAt: Map<string, number> | undefined;
   return {
     meta,
     s,
-    at: dateAt,
+    get at(): Map<string, number> {
+      if (!dateAt) {
+        dateAt = new Map<string, number>();
+        for (let i = 0; i < s.n; i++) dateAt.set(s.date[i] ?? "", i);
+      }
+      return dateAt;
+    },
     amounts: columns ? columns.amount : amountsOf(bars as readonly Bar[]),
     bench,
     windows,
