@@ -210,12 +210,23 @@ describe("signed webhooks", () => {
     }
     const badBody = await webhook(signed({ board: "nasdaq" }));
     expect(badBody.status).toBe(400);
+    // the check in both UI languages, the English as the message (the one issue formatter)
+    const badError = (
+      (await badBody.json()) as { error: { message: string; details: { messages: Record<string, string> } } }
+    ).error;
+    expect(badError.message).toMatch(/^board: /);
+    expect(badError.details.messages.en).toBe(badError.message);
+    expect(badError.details.messages.zh).toMatch(/^board: .*[\u4e00-\u9fff]/);
     const unknownSession = await webhook(signed({ session: "s_nope" }));
     expect(unknownSession.status).toBe(404);
     // Correctly signed, but a webhook-id far past any sender's: refused before it becomes a stored key.
     const longId = await webhook(signed(body, { id: `msg_${"x".repeat(1100)}` }));
     expect(longId.status).toBe(400);
-    expect(((await longId.json()) as { error: { code: string } }).error.code).toBe("invalid_input");
+    const longError = (
+      (await longId.json()) as { error: { code: string; details: { messages: Record<string, string> } } }
+    ).error;
+    expect(longError.code).toBe("invalid_input");
+    expect(longError.details.messages.zh).toBe("webhook 被拒绝：webhook-id 超过 256 个字符");
     expect(await taskCount()).toBe(before);
   });
 });

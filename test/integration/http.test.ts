@@ -169,6 +169,41 @@ describe("bad input", () => {
     expect(array.status).toBe(400);
   });
 
+  it("says the sessions, shares, memory and usage query checks in both UI languages", async () => {
+    const { id } = (await (await postJson("/api/sessions", {})).json()) as { id: string };
+    const share = (await (await postJson(`/api/sessions/${id}/share`, {})).json()) as { token: string };
+    const cases: [string, RequestInit | undefined, RegExp, RegExp][] = [
+      [`/api/sessions/${id}?limit=0`, undefined, /^limit: /, /^limit：.*[\u4e00-\u9fff]/],
+      [
+        `/api/sessions/${id}?before=abc`,
+        undefined,
+        /^before must be a cursor/,
+        /^before 必须是 page\.older 给出的游标$/,
+      ],
+      [`/api/sessions/${id}/stream?from=x`, undefined, /^from must be/, /^from 必须是非负整数$/],
+      [
+        `/api/sessions/${id}/stream`,
+        { headers: { "last-event-id": "-3" } },
+        /^Last-Event-ID must/,
+        /^Last-Event-ID 必须是非负整数/,
+      ],
+      [`/api/sessions/${id}/turn?wait=26`, undefined, /^wait must be at most 25/, /^wait 最多 25 秒$/],
+      [`/api/sessions/${id}/trace?turn=nope`, undefined, /^turn must be a turn id/, /^turn 必须是轮次 id/],
+      [`/api/shares/${share.token}?limit=x`, undefined, /^limit: /, /^limit：.*[\u4e00-\u9fff]/],
+      ["/api/memory?type=nope", undefined, /^type: /, /^type：.*[\u4e00-\u9fff]/],
+      ["/api/usage?days=0", undefined, /^days: /, /^days：.*[\u4e00-\u9fff]/],
+    ];
+    for (const [path, init, en, zh] of cases) {
+      const res = await call(path, init);
+      expect([path, res.status]).toEqual([path, 400]);
+      const error = await errorOf(res);
+      expect([path, error.code]).toEqual([path, "invalid_input"]);
+      expect(error.message).toMatch(en);
+      expect(error.details?.messages?.en).toBe(error.message);
+      expect(error.details?.messages?.zh).toMatch(zh);
+    }
+  });
+
   it("answers 413 for bodies over the limit", async () => {
     const res = await postJson("/api/sessions", { title: "x".repeat(3 * 1024 * 1024) });
     expect(res.status).toBe(413);

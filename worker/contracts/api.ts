@@ -217,6 +217,15 @@ export const StreamQuery = z.object({
 });
 export type StreamQuery = z.infer<typeof StreamQuery>;
 
+/** `GET /api/sessions/:id/trace` query: the turn whose trace to read (all turns without it). */
+export const TraceQuery = z.object({
+  turn: z
+    .string()
+    .regex(/^t_[0-9a-z]{26}$/, "turn must be a turn id (t_…)")
+    .optional(),
+});
+export type TraceQuery = z.infer<typeof TraceQuery>;
+
 /**
  * `GET /api/sessions/:id/turn` (and `/api/shares/:token/turn`) query: a long-poll of the session's
  * turn state. `after` is the key the caller holds (answer at once when it differs), `wait` the

@@ -64,6 +64,12 @@ const CUSTOM_ZH: Record<string, string> = {
   "kind: must be stock or index": "kind：必须是 stock 或 index",
   "bars: must be an array of bars": "bars：必须是 K 线数组",
   "benchmark: must be an array of bars": "benchmark：必须是 K 线数组",
+  "Last-Event-ID must be a non-negative integer (an event index)": "Last-Event-ID 必须是非负整数（事件序号）",
+  "from must be a non-negative integer": "from 必须是非负整数",
+  "before must be a cursor from page.older": "before 必须是 page.older 给出的游标",
+  "wait must be whole seconds, 0–25": "wait 必须是 0–25 的整数秒",
+  "wait must be at most 25 seconds": "wait 最多 25 秒",
+  "turn must be a turn id (t_…)": "turn 必须是轮次 id（t_…）",
 };
 
 let zhLocale: z.core.$ZodErrorMap | undefined;

@@ -6,8 +6,7 @@
  */
 import { Hono, type Context } from "hono";
 import { SymbolParam } from "../contracts/params";
-import { issuesInChinese } from "../contracts/errors";
-import { pathParam } from "../http/params";
+import { pathParam, queryParams } from "../http/params";
 import { z } from "zod";
 import type { MarketBarsResponse, MarketSearchResponse } from "../contracts/market";
 import type { AppEnv } from "../http/app-env";
@@ -37,21 +36,10 @@ const BarsQuery = z.object({
   kind: z.enum(["stock", "index"], { error: "kind: must be stock or index" }).optional(),
 });
 
-function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, string>): z.infer<S> {
-  const parsed = schema.safeParse(query);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue?.path.map(String).join(".") || "query";
-  const message = issue?.message.includes(":") ? issue.message : `${field}: ${issue?.message ?? "invalid"}`;
-  const zhIssue = issuesInChinese(schema, query, parsed.error.issues)[0]?.message ?? "无效";
-  const zh = /[:：]/.test(zhIssue) ? zhIssue : `${field}：${zhIssue}`;
-  throw new AppError("invalid_input", 400, message, { details: { field, messages: { en: message, zh } } });
-}
-
 /** Market routes, mounted at /api/market. */
 export const marketRoutes = new Hono<AppEnv>()
   .get("/search", async (c) => {
-    const q = parseQuery(SearchQuery, c.req.query());
+    const q = queryParams(SearchQuery, c.req.query());
     const market = c.var.deps.market;
     const res = await market.search(q.q, q.limit);
     if (!res.ok) throw toAppError(res.error);
@@ -67,7 +55,7 @@ export async function chartBars(c: Context<AppEnv>, symbolParam: string): Promis
       details: { field: "symbol" },
     });
   const symbol = checked.data;
-  const q = parseQuery(BarsQuery, c.req.query());
+  const q = queryParams(BarsQuery, c.req.query());
   const market = c.var.deps.market;
   // The analysis reads ANALYSIS_BARS of history (and the benchmark) whatever the chart shows.
   const want = Math.max(q.days, ANALYSIS_BARS);

@@ -5,7 +5,7 @@
  */
 import { getAgentByName } from "agents";
 import { KeyParam } from "../contracts/params";
-import { pathParam } from "../http/params";
+import { pathParam, queryParams } from "../http/params";
 import { Hono, type Context } from "hono";
 import { SessionDetail, type StoredUIMessage } from "../contracts/api";
 import { MemoryListQuery, MemoryPatchBody, type Memory, type MemoryList, type MemoryTrace } from "../contracts/memory";
@@ -62,12 +62,7 @@ function sourceMessages(memory: StoredMemory, all: readonly StoredUIMessage[]): 
 /** Memory routes, mounted at /api/memory. */
 export const memoryRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const query = MemoryListQuery.safeParse(c.req.query());
-    if (!query.success) {
-      const issue = query.error.issues[0];
-      throw new AppError("invalid_input", 400, `${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}`);
-    }
-    const { type, q, limit } = query.data;
+    const { type, q, limit } = queryParams(MemoryListQuery, c.req.query());
     const match = q ? buildRecallQuery(q).match : undefined;
     const memories =
       q && match === null

@@ -13,6 +13,7 @@ import {
   SendMessageBody,
   StreamQuery,
   TurnWatchQuery,
+  TraceQuery,
   SessionPageQuery,
   type CancelResult,
   type CreatedSession,
@@ -21,7 +22,8 @@ import {
 } from "../contracts/api";
 import { AppError } from "../lib/app-error";
 import { KeyParam, SessionIdParam, TurnIdParam } from "../contracts/params";
-import { pathParam } from "../http/params";
+import { invalidInput, pathParam, queryParams } from "../http/params";
+import { issuesInChinese } from "../contracts/errors";
 import type { AppEnv } from "../http/app-env";
 import type { RpcFailure, SessionAgent } from "../session/session-agent";
 import { readJson } from "../http/read-json";
@@ -63,13 +65,14 @@ export function resumeFrom(c: Context<AppEnv>): number {
   const header = c.req.header("last-event-id");
   if (header !== undefined && header.trim() !== "") {
     const parsed = LastEventId.safeParse(header.trim());
-    if (!parsed.success)
-      throw new AppError("invalid_input", 400, parsed.error.issues[0]?.message ?? "invalid Last-Event-ID");
+    if (!parsed.success) {
+      const en = parsed.error.issues[0]?.message ?? "invalid Last-Event-ID";
+      const zh = issuesInChinese(LastEventId, header.trim(), parsed.error.issues)[0]?.message ?? "Last-Event-ID 无效";
+      throw invalidInput("Last-Event-ID", en, zh);
+    }
     return parsed.data;
   }
-  const query = StreamQuery.safeParse(c.req.query());
-  if (!query.success) throw new AppError("invalid_input", 400, query.error.issues[0]?.message ?? "invalid query");
-  return query.data.from ?? 0;
+  return queryParams(StreamQuery, c.req.query()).from ?? 0;
 }
 
 /** The caller's session stub, or 404 (unknown, malformed or someone else's id). */
@@ -84,9 +87,8 @@ export async function ownedSession(
 
 /** The session's turn-state long-poll (`GET …/turn?after=&wait=`), shared with share links. */
 export async function watchTurn(c: Context<AppEnv>, stub: DurableObjectStub<SessionAgent>): Promise<TurnWatch> {
-  const query = TurnWatchQuery.safeParse(c.req.query());
-  if (!query.success) throw new AppError("invalid_input", 400, query.error.issues[0]?.message ?? "invalid query");
-  const watch = await stub.watchTurn(query.data.after ?? null, (query.data.wait ?? 20) * 1000);
+  const query = queryParams(TurnWatchQuery, c.req.query());
+  const watch = await stub.watchTurn(query.after ?? null, (query.wait ?? 20) * 1000);
   return { key: watch.key, turn: watch.turn };
 }
 
@@ -109,9 +111,7 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .get("/:id", async (c) => {
     const { id, stub } = await ownedSession(c);
-    const q = SessionPageQuery.safeParse(c.req.query());
-    if (!q.success) throw new AppError("invalid_input", 400, q.error.issues[0]?.message ?? "invalid query");
-    const detail = await stub.snapshotJson(q.data);
+    const detail = await stub.snapshotJson(queryParams(SessionPageQuery, c.req.query()));
     if (detail === null) throw notFound(id);
     return c.body(detail, 200, { "content-type": "application/json; charset=utf-8" });
   })
@@ -142,9 +142,7 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .get("/:id/trace", async (c) => {
     const { stub } = await ownedSession(c);
-    const turn = c.req.query("turn");
-    if (turn !== undefined && !/^t_[0-9a-z]{26}$/.test(turn))
-      throw new AppError("invalid_input", 400, "turn must be a turn id (t_…)");
+    const { turn } = queryParams(TraceQuery, c.req.query());
     const text = await stub.readTrace(turn);
     if (text === null) throw new AppError("not_found", 404, "no trace for that turn");
     return c.body(text, 200, { "content-type": "application/x-ndjson; charset=utf-8" });

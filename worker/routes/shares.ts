@@ -14,7 +14,7 @@ import { readJson } from "../http/read-json";
 import { newId, newSecret, SHARE_TOKEN_PREFIX, sha256Hex } from "../http/secrets";
 import { AppError } from "../lib/app-error";
 import { SessionIdParam, ShareKeyParam, ShareTokenParam, SymbolParam } from "../contracts/params";
-import { pathParam } from "../http/params";
+import { pathParam, queryParams } from "../http/params";
 import type { SessionAgent } from "../session/session-agent";
 import { type LiveShare } from "../storage/share-repo";
 import { chartBars } from "./market";
@@ -45,9 +45,8 @@ const stubOf = (c: Context<AppEnv>, sessionId: string) =>
 export const shareReadRoutes = new Hono<AppEnv>()
   .get("/:token", async (c) => {
     const share = await liveShare(c);
-    const q = SessionPageQuery.safeParse(c.req.query());
-    if (!q.success) throw new AppError("invalid_input", 400, q.error.issues[0]?.message ?? "invalid query");
-    const detail = await (await stubOf(c, share.sessionId)).snapshotJson(q.data);
+    const q = queryParams(SessionPageQuery, c.req.query());
+    const detail = await (await stubOf(c, share.sessionId)).snapshotJson(q);
     if (detail === null || !detail.startsWith("{")) throw noShare();
     const shared = {
       readOnly: true,

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { AppError } from "../lib/app-error";
+import { queryParams } from "../http/params";
 import type { AppEnv } from "../http/app-env";
 import type { UsageFigures } from "../contracts/api";
 
@@ -12,10 +12,7 @@ const Query = z.object({ days: z.coerce.number().int().min(1).max(366).default(3
 
 /** Usage routes, mounted at /api/usage. */
 export const usageRoutes = new Hono<AppEnv>().get("/", async (c) => {
-  const query = Query.safeParse(c.req.query());
-  if (!query.success)
-    throw new AppError("invalid_input", 400, `days: ${query.error.issues[0]?.message ?? "invalid"} (1–366)`);
-  const days = query.data.days;
+  const { days } = queryParams(Query, c.req.query());
   const from = new Date(Date.now() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
   const rows = await c.var.deps.usage.since(c.var.userId, from);
   const sum = (list: typeof rows, turnsOnly: boolean): UsageFigures =>

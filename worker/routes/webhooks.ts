@@ -11,6 +11,8 @@ import { ScreenBoard, ScreenMarket } from "../contracts/screening";
 import type { AppEnv } from "../http/app-env";
 import { LOCAL_OWNER } from "../http/identity";
 import { AppError, toAppError } from "../lib/app-error";
+import { formatIssues, issuesInChinese } from "../contracts/errors";
+import { invalidInput } from "../http/params";
 import { sessions } from "../storage/schema";
 import { eq } from "drizzle-orm";
 import { backgroundDeps } from "../coordinator/background-wiring";
@@ -36,9 +38,17 @@ function checkHeaderLengths(headers: Record<keyof typeof WEBHOOK_HEADER_LIMITS, 
   for (const [name, max] of Object.entries(WEBHOOK_HEADER_LIMITS)) {
     const value = headers[name as keyof typeof WEBHOOK_HEADER_LIMITS];
     if (value.length > max)
-      throw new AppError("invalid_input", 400, `webhook refused: ${name} is longer than ${max} characters`);
+      throw invalidInput(
+        name,
+        `webhook refused: ${name} is longer than ${max} characters`,
+        `webhook 被拒绝：${name} 超过 ${max} 个字符`,
+      );
     if (!/^[\x20-\x7e]*$/.test(value))
-      throw new AppError("invalid_input", 400, `webhook refused: ${name} has characters outside printable ASCII`);
+      throw invalidInput(
+        name,
+        `webhook refused: ${name} has characters outside printable ASCII`,
+        `webhook 被拒绝：${name} 含可打印 ASCII 以外的字符`,
+      );
   }
 }
 
@@ -73,13 +83,20 @@ export const webhookRoutes = new Hono<AppEnv>().post("/screenings", async (c) =>
     payload = new Webhook(secret).verify(raw, headers);
   } catch (error) {
     if (error instanceof WebhookVerificationError) throw refuse(error.message.toLowerCase());
-    if (error instanceof SyntaxError) throw new AppError("invalid_input", 400, "webhook body is not valid JSON");
+    if (error instanceof SyntaxError)
+      throw invalidInput("(body)", "webhook body is not valid JSON", "webhook 请求体不是有效的 JSON");
     throw refuse("signature could not be checked");
   }
   const parsed = ScreeningWebhookBody.safeParse(payload ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new AppError("invalid_input", 400, `${issue?.path.join(".") || "(body)"}: ${issue?.message ?? "invalid"}`);
+    const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)";
+    const zh = issuesInChinese(ScreeningWebhookBody, payload ?? {}, parsed.error.issues).slice(0, 1);
+    throw invalidInput(
+      field,
+      issue ? formatIssues([issue], { root: "(body)" }) : "invalid body",
+      zh.length > 0 ? formatIssues(zh, { root: "(body)", lang: "zh" }) : "请求体无效",
+    );
   }
   const { session, ...input } = parsed.data;
   let ownerId = LOCAL_OWNER;
