@@ -16,10 +16,13 @@ export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEven
   if (st.lastAwayIndex <= st.lastStIndex || st.lastAwayIndex >= i) return null;
   const low = at(s.low, i);
   const dist = Math.abs(low - st.climaxPrice) / st.climaxPrice;
-  if (dist > p.stBand * scale || low <= st.support * (1 - p.springMinPen * scale)) return null;
+  if (low <= st.support * (1 - p.springMinPen * scale)) return null;
+  const higher = dist > p.stBand * scale;
+  if (higher && !(low > st.climaxPrice && low - st.climaxPrice <= p.stZone * (st.resistance - st.support))) return null;
   const vol = at(s.volume, i);
   const sr = at(s.sr, i);
   if (vol > p.stMaxVolShare * st.climaxVol || !(sr < st.climaxSr)) return null;
+  if (higher && !(at(s.vr, i) <= p.stZoneVr)) return null;
   if (at(s.close, i) < st.climaxPrice * 0.99 || !isSwingLow(s, i, 3, 2)) return null;
   const volShare = vol / st.climaxVol;
   return {
@@ -33,8 +36,10 @@ export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEven
       [0.3, margin(p.stBand * scale - dist, 0, p.stBand * scale)],
     ]),
     reasons: [
-      `low within ${fpct(dist)} of the SC low (≤ ${fpct(p.stBand * scale)})`,
-      `volume ${fpct(volShare)} of the SC volume (≤ ${fpct(p.stMaxVolShare)}), narrower spread`,
+      higher
+        ? `higher low ${fpct(dist)} above the SC low, in the lower ${fpct(p.stZone)} of the range`
+        : `low within ${fpct(dist)} of the SC low (≤ ${fpct(p.stBand * scale)})`,
+      `volume ${fpct(volShare)} of the SC volume (≤ ${fpct(p.stMaxVolShare)})${higher ? `, ${fx(at(s.vr, i))} the 20-bar average` : ""}, narrower spread`,
       "held: the next two lows were higher",
     ],
   };
@@ -199,6 +204,50 @@ export function detectLPS(ctx: ScanContext, st: Structure, t: number): RawEvent 
         : `pullback held above the range midpoint (${fpct(low / R - 1)} from resistance)`,
       `pullback volume ${fpct(dry)} of the prior 60-bar median (≤ ${fpct(p.pullbackDryShare)})`,
       `confirmed ${t - lowIdx} bars later by a close ${fpct(c / low - 1)} off the low`,
+    ],
+  };
+}
+
+/** Bars between two SOSs of one phase D: a new high days after the last one is the same leg. */
+export const FOLLOW_GAP = 10;
+
+/**
+ * A further SOS in phase D (the markup out of an accumulation prints more than one): a wide,
+ * high-volume bar closing near its high above resistance that makes the highest high since the
+ * breakout, at least `FOLLOW_GAP` bars after the last SOS.
+ */
+export function detectFollowSOS(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
+  const { s, p, scale } = ctx;
+  const b = st.breakoutIndex;
+  const last = st.lastBreakIndex ?? b;
+  if (b < 0 || t - last < FOLLOW_GAP || at(s.frozen, t) === 1) return null;
+  const c = at(s.close, t);
+  const vr = at(s.vr, t);
+  const sr = at(s.sr, t);
+  const cp = at(s.cp, t);
+  if (c < st.resistance * (1 + p.breakMargin * scale) || !(sr >= p.breakSr) || !(vr >= p.breakVr) || !(cp >= p.sosCp))
+    return null;
+  // The new high breaks a pause: the highest high since the breakout is at least `FOLLOW_GAP` bars old (first set then; a bar that only equals it is part of the pause).
+  const high = at(s.high, t);
+  let k = b;
+  for (let i = b + 1; i < t; i++) if (at(s.high, i) > at(s.high, k)) k = i;
+  if (at(s.high, k) >= high || t - k < FOLLOW_GAP) return null;
+  st.lastBreakIndex = t;
+  return {
+    type: "SOS",
+    index: t,
+    confirmedAt: t,
+    price: c,
+    vr,
+    variant: "markup",
+    confidence: confidence(0.4, [
+      [0.2, margin(vr, p.breakVr, 3)],
+      [0.2, margin(sr, p.breakSr, 2)],
+      [0.1, margin(cp, p.sosCp, 1)],
+    ]),
+    reasons: [
+      `a new high ${t - b} bars after the first SOS, closed ${fpct(c / st.resistance - 1)} above resistance`,
+      `volume ${fx(vr)}, spread ${fx(sr)}, close position ${cp.toFixed(2)}: demand carried the markup on`,
     ],
   };
 }

@@ -14,9 +14,13 @@ export function detectDistST(ctx: ScanContext, st: Structure, t: number): RawEve
   if (st.lastAwayIndex <= st.lastStIndex || st.lastAwayIndex >= i) return null;
   const high = at(s.high, i);
   const dist = Math.abs(high - st.climaxPrice) / st.climaxPrice;
-  if (dist > p.stBand * scale || high >= st.resistance * (1 + p.springMinPen * scale)) return null;
+  if (high >= st.resistance * (1 + p.springMinPen * scale)) return null;
+  const lower = dist > p.stBand * scale;
+  if (lower && !(high < st.climaxPrice && st.climaxPrice - high <= p.stZoneDist * (st.resistance - st.support)))
+    return null;
   const vol = at(s.volume, i);
   if (vol > p.stMaxVolShare * st.climaxVol || !(at(s.sr, i) < st.climaxSr)) return null;
+  if (lower && !(at(s.vr, i) <= p.stZoneVr)) return null;
   if (at(s.close, i) > st.climaxPrice * 1.01 || !isSwingHigh(s, i, 3, 2)) return null;
   return {
     type: "ST",
@@ -29,7 +33,9 @@ export function detectDistST(ctx: ScanContext, st: Structure, t: number): RawEve
       [0.3, margin(p.stBand * scale - dist, 0, p.stBand * scale)],
     ]),
     reasons: [
-      `high within ${fpct(dist)} of the BC high (≤ ${fpct(p.stBand * scale)})`,
+      lower
+        ? `lower high ${fpct(dist)} under the BC high, in the upper ${fpct(p.stZoneDist)} of the range`
+        : `high within ${fpct(dist)} of the BC high (≤ ${fpct(p.stBand * scale)})`,
       `volume ${fpct(vol / st.climaxVol)} of the BC volume, narrower spread`,
       "rejected: the next two highs were lower",
     ],
@@ -145,6 +151,50 @@ export function detectLPSY(ctx: ScanContext, st: Structure, t: number): RawEvent
       `rally failed ${fpct(high / st.support - 1)} from broken support`,
       `rally volume ${fx(vr)} the average (≤ 0.80×)`,
       `confirmed ${t - hiIdx} bars later by a lower close`,
+    ],
+  };
+}
+
+/** Bars between two SOWs of one phase D: a new low days after the last one is the same leg. */
+export const FOLLOW_GAP = 10;
+
+/**
+ * A further SOW in phase D (DOMAIN.md §1.5: the markdown out of a distribution prints more than one):
+ * a wide, high-volume bar closing near its low below support that makes the lowest low since the
+ * breakout, at least `FOLLOW_GAP` bars after the last SOW.
+ */
+export function detectFollowSOW(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
+  const { s, p, scale } = ctx;
+  const b = st.breakoutIndex;
+  const last = st.lastBreakIndex ?? b;
+  if (b < 0 || t - last < FOLLOW_GAP || at(s.frozen, t) === 1) return null;
+  const c = at(s.close, t);
+  const vr = at(s.vr, t);
+  const sr = at(s.sr, t);
+  const cp = at(s.cp, t);
+  if (c > st.support * (1 - p.breakMargin * scale) || !(sr >= p.breakSr) || !(vr >= p.breakVr) || !(cp <= p.sowCp))
+    return null;
+  // The new low breaks a pause: the lowest low since the breakout is at least `FOLLOW_GAP` bars old (first set then; a bar that only equals it is part of the pause).
+  const low = at(s.low, t);
+  let k = b;
+  for (let i = b + 1; i < t; i++) if (at(s.low, i) < at(s.low, k)) k = i;
+  if (at(s.low, k) <= low || t - k < FOLLOW_GAP) return null;
+  st.lastBreakIndex = t;
+  return {
+    type: "SOW",
+    index: t,
+    confirmedAt: t,
+    price: c,
+    vr,
+    variant: "markdown",
+    confidence: confidence(0.4, [
+      [0.2, margin(vr, p.breakVr, 3)],
+      [0.2, margin(sr, p.breakSr, 2)],
+      [0.15, margin(p.sowCp - cp, 0, p.sowCp)],
+    ]),
+    reasons: [
+      `a new low ${t - b} bars after the first SOW, closed ${fpct(1 - c / st.support)} below support`,
+      `volume ${fx(vr)}, spread ${fx(sr)}, close position ${cp.toFixed(2)}: supply carried the markdown on`,
     ],
   };
 }
