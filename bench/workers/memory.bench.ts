@@ -153,7 +153,7 @@ const SIZES = [
 ] as const;
 
 const TIMED =
-  "wall time of one createMemoryRecall().recall() for one person (query building, the D1 batch: persona, preferences and the bm25 candidates, scoring, the block); the deferred last_hit_at update is not timed; 60 questions (Chinese, English, codes) after 5 warm-ups";
+  "wall time of one createMemoryRecall().recall() for one person (query building, the D1 batch: persona, preferences and the bm25 candidates, scoring, the block); the deferred last_hit_at update is not awaited, but D1 runs it before the next recall's batch, so its cost lands in the next sample; 60 questions (Chinese, English, codes) after 5 warm-ups";
 
 /** Per test: seeding tens of thousands of rows on a loaded 2-core machine takes minutes, not a budget. */
 const SEED_TIMEOUT_MS = 45 * 60_000;

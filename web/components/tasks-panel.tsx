@@ -3,6 +3,7 @@
  * status and stage in the UI language, and its result as a research view on demand. On narrow
  * screens the panel is a drawer opened from the chat header.
  */
+import { taskFailureText } from "@contracts/server-text";
 import { useT } from "../lib/lang-store";
 import { taskKindKey, taskStageKey, taskStatusKey, useDeskT } from "../lib/desk-strings";
 import type { TaskPart } from "../lib/message-view";
@@ -47,7 +48,7 @@ export function TasksPanel({
   open?: boolean;
   onClose?: () => void;
 }) {
-  const { t } = useT();
+  const { t, lang } = useT();
   const d = useDeskT();
   const stageLabel = (stage: string) => {
     const key = taskStageKey(stage);
@@ -84,9 +85,15 @@ export function TasksPanel({
                   </span>
                 </div>
                 <progress max={100} value={task.pct} aria-label={`${kind} ${d.f.pct(task.pct / 100, 0)}`} />
-                {task.stage && (
+                {/* An ended task's stage ("done", "failed") only repeats its status. */}
+                {task.stage && (task.status === "queued" || task.status === "running") && (
                   <p className="muted small" data-testid="task-stage">
                     {stageLabel(task.stage)}
+                  </p>
+                )}
+                {task.status === "failed" && task.error && (
+                  <p className="inline-error small" data-testid="task-error">
+                    {taskFailureText(task.error, lang)}
                   </p>
                 )}
                 {task.status === "succeeded" && <TaskResultButton taskId={task.id} />}

@@ -32,6 +32,7 @@ export function useTasks(sessionId: string, live: readonly TaskPart[], version: 
               status: t.status,
               stage: t.progress.stage,
               pct: t.progress.pct,
+              ...(t.error ? { error: t.error } : {}),
             })),
           });
           if (busy) timer = setTimeout(load, POLL_MS);

@@ -240,6 +240,8 @@ export interface TaskPart {
   status: string;
   stage: string;
   pct: number;
+  /** Why it failed (`TaskView.error`, the server's English; shown through `taskFailureText`). */
+  error?: string;
 }
 
 /** Collects the latest `data-task` state per task across messages. */
@@ -271,6 +273,7 @@ export function collectTasks(messages: readonly { parts: readonly PartLike[] }[]
         status: task.status,
         stage: task.progress.stage,
         pct: task.progress.pct,
+        ...(task.error ? { error: task.error } : {}),
       });
     }
   }

@@ -124,8 +124,53 @@ const NOTICE: Rule[] = [
   ],
   [/^Orders: (.*)\.$/, (m) => `指令：${m[1]?.replace(/; /g, "；")}。`],
   [/^No orders\.$/, () => "没有指令。"],
-  [/^Background task (\S+) \((\S+)\) failed: (.*)$/, (m) => `后台任务 ${m[1]}（${m[2]}）失败：${m[3]}`],
+  [
+    /^Background task (\S+) \((\S+)\) failed: (.*)$/,
+    (m) => `后台任务 ${m[1]}（${m[2]}）失败：${taskFailureText(m[3] ?? "", "zh")}`,
+  ],
+  [/^Screening (\S+) refused: (.*)$/, (m) => `选股 ${m[1]} 被拒绝：${taskFailureText(m[2] ?? "", "zh")}`],
 ];
+
+const FAILURE: Rule[] = [
+  [/^permanent failure: (.*)$/, (m) => `无法完成：${failureZh(m[1] ?? "")}`],
+  [
+    /^gave up after repeated failures(?: of (\S+))? \(retries exhausted\)$/,
+    (m) => `多次重试仍失败，已放弃${m[1] ? `（${m[1]}）` : ""}`,
+  ],
+  [/^malformed message: expected an object with a string `kind`$/, () => "消息格式错误：应为带字符串 kind 的对象"],
+  [/^unknown message kind: (.*)$/, (m) => `未知的消息类型：${m[1]}`],
+  [/^could not queue the task: (.*)$/, (m) => `任务无法进入队列：${m[1]}`],
+  [/^invalid (\S+) input: (.*)$/, (m) => `${m[1]} 的输入无效：${m[2]}`],
+  [/^malformed (\S+) message$/, (m) => `${m[1]} 消息格式错误`],
+  [/^task\.run message without a taskId$/, () => "task.run 消息缺少 taskId"],
+  [/^no task (\S+)$/, (m) => `没有任务 ${m[1]}`],
+  [/^unknown task kind (\S+)$/, (m) => `未知的任务类型 ${m[1]}`],
+  [/^task (\S+) is not a backtest$/, (m) => `任务 ${m[1]} 不是回测`],
+  [/^task (\S+) has no plan yet$/, (m) => `任务 ${m[1]} 尚未完成规划`],
+  [
+    /^The live A-share market has never been synced, .*$/,
+    () =>
+      "实时 A 股市场从未同步过，没有完整的市场可读。运维人员用 POST /api/admin/market-sync（ADMIN_TOKEN）启动同步；每个交易日收盘后（北京时间 15:10）也会自动运行。GET /api/market/sync 显示进度和覆盖率。",
+  ],
+  [
+    /^The live US universe has never been synced, .*$/,
+    () =>
+      "实时美股股票池从未同步过，没有美股市场可读。运维人员用 POST /api/admin/market-sync?market=us（ADMIN_TOKEN）启动同步；每个美股收盘后（UTC 22:30）也会自动运行。股票池默认是标普 500（US_UNIVERSE 可指定其他）；GET /api/market/sync?market=us 显示进度和覆盖率。",
+  ],
+];
+
+function failureZh(reason: string): string {
+  return apply(FAILURE, reason) ?? reason;
+}
+
+/**
+ * Why a background task failed (`TaskView.error`, written by `background/complete-task.ts` failTask
+ * from the dead letter's reason: the queue consumer's wrapping, the jobs' permanent errors, the
+ * market-sync gate's refusal) in `lang`; an unknown reason is shown as written.
+ */
+export function taskFailureText(reason: string, lang: Lang): string {
+  return lang === "zh" ? failureZh(reason) : reason;
+}
 
 /** A task notification's text (one template per line) in `lang`; unknown lines stay as written. */
 export function noticeText(text: string, lang: Lang): string {

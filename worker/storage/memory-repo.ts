@@ -86,6 +86,16 @@ function ownerScoped(ownerId: string, match: string): string {
   return [...ownerId].length >= 3 ? `owner_id : ${quoteTerm(ownerId)} AND (${match})` : match;
 }
 
+/**
+ * Marks recalled memories as hit (`?1` owner, `?2` a JSON array of ids, `?3` the time). Each memory is
+ * found by its unique id; `+owner_id` keeps the planner off the owner's indexes, which it prefers once
+ * a recall touches several ids — and which scan every memory the person holds (the growth of recall
+ * with the person's count, issue 21: this write runs after each recall and D1 runs statements one at a
+ * time). The owner still scopes the write.
+ */
+export const TOUCH_SQL = `UPDATE memories SET last_hit_at = ?3
+  WHERE id IN (SELECT value FROM json_each(?2)) AND +owner_id = ?1`;
+
 /** The memory store over a D1 database; `newId` makes memory ids (`mem_…`). */
 export class D1MemoryStore implements MemoryStore {
   private readonly db: Db;
@@ -157,10 +167,7 @@ export class D1MemoryStore implements MemoryStore {
 
   async touch(ownerId: string, ids: readonly string[], now: number): Promise<void> {
     if (ids.length === 0) return;
-    await this.db
-      .update(memories)
-      .set({ lastHitAt: now })
-      .where(and(eq(memories.ownerId, ownerId), inArray(memories.id, [...ids])));
+    await this.d1.prepare(TOUCH_SQL).bind(ownerId, JSON.stringify(ids), now).run();
   }
 
   async prune(opts: { ownerId?: string; now: number }): Promise<number> {

@@ -3,6 +3,7 @@
  * rows written before still read, a series may mix both, corrupt chunks decode to nothing, and v2
  * is much smaller than the JSON on provider-like prices.
  */
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Bar } from "../../../worker/contracts/analysis";
 import { createRng, gauss, type Rng, uniform } from "../../../worker/engine/sim/rng";
@@ -10,6 +11,7 @@ import {
   decodeBarChunk,
   decodeBarColumns,
   decodeBarColumnsMany,
+  decodeBarsTail,
   encodeBarChunks,
   encodeBarChunksV1,
 } from "../../../worker/lib/bar-chunks";
@@ -128,7 +130,22 @@ describe("bar chunks", () => {
       expect(decodeBarChunk(bad), bad.slice(0, 60)).toEqual([]);
       const cols = decodeBarColumnsMany([[texts[0] ?? "", bad]])[0];
       expect(cols?.close.length).toBe(decodeBarChunk(texts[0] ?? "").length);
+      // Only the last 50 wanted: a corrupt newest chunk (even one whose header reads) is passed over
+      // for the one before it, and the series beside it in the same read is unaffected.
+      const [tail, beside] = decodeBarColumnsMany([[texts[0] ?? "", bad], texts], 50);
+      const older = decodeBarChunk(texts[0] ?? "").slice(-50);
+      expect([...(tail?.close ?? [])]).toEqual(older.map((b) => b.close));
+      expect(tail?.date).toEqual(older.map((b) => b.date));
+      expect([...(beside?.close ?? [])]).toEqual(texts.flatMap(decodeBarChunk).slice(-50).map((b) => b.close));
     }
+  });
+
+  it("decodeBarsTail is the last bars of every chunk decoded to bars", () => {
+    const series = bars(rng, tradingDays("2023-03-01", 500), true, "some");
+    const texts = encodeBarChunks(series).map((c) => c.bars);
+    for (const k of [1, 40, 200, 320, 1000]) same(decodeBarsTail(texts, k), series.slice(-k));
+    same(decodeBarsTail(texts), series);
+    same(decodeBarsTail(encodeBarChunksV1(series).map((c) => c.bars), 40), series.slice(-40));
   });
 
   it("v2 holds provider-like bars in well under half the JSON's bytes", () => {
@@ -136,5 +153,29 @@ describe("bar chunks", () => {
     const v1 = encodeBarChunksV1(series).reduce((n, c) => n + c.bars.length, 0);
     const v2 = encodeBarChunks(series).reduce((n, c) => n + c.bars.length, 0);
     expect(v2).toBeLessThan(0.5 * v1);
+  });
+  it("the encoder's bytes are pinned: rows written today stay byte-identical to rows written before", () => {
+    // Three 400-bar series across a year boundary and a weekend-free calendar: tick prices with
+    // amounts, full doubles with some amounts, tick prices without amounts. Digest of the v2 rows.
+    const pin = createRng(77);
+    const out: string[] = [];
+    for (const [tick, amounts] of [
+      [true, "all"],
+      [false, "some"],
+      [true, "none"],
+    ] as const) {
+      const d = new Date("2023-11-01T00:00:00Z");
+      const days: string[] = [];
+      while (days.length < 400) {
+        if (d.getUTCDay() % 6 !== 0) days.push(d.toISOString().slice(0, 10));
+        d.setUTCDate(d.getUTCDate() + 1);
+      }
+      out.push(...encodeBarChunks(bars(pin, days, tick, amounts)).map((x) => `${x.year}:${x.bars}`));
+    }
+    const text = out.join("\n");
+    expect(text.length).toBe(54357);
+    expect(createHash("sha256").update(text).digest("hex")).toBe(
+      "bf28ed669f416addaebaef24053714762dedab097322853c42dc25f341d40738",
+    );
   });
 });

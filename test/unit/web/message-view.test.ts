@@ -159,6 +159,21 @@ describe("helpers", () => {
     expect(tasks).toEqual([{ id: "t1", kind: "screen", status: "running", stage: "L2", pct: 60 }]);
   });
 
+  it("keeps a failed task's reason for the tasks panel", () => {
+    const error = "gave up after repeated failures of task.run (retries exhausted)";
+    const tasks = collectTasks([
+      {
+        parts: [
+          {
+            type: "data-task",
+            data: { id: "t2", kind: "run_backtest", status: "failed", error, progress: { stage: "failed", pct: 100 } },
+          },
+        ],
+      },
+    ]);
+    expect(tasks).toEqual([{ id: "t2", kind: "run_backtest", status: "failed", stage: "failed", pct: 100, error }]);
+  });
+
   it("joins a user message's text parts", () => {
     expect(userText([{ type: "text", text: "a" }, { type: "file" }, { type: "text", text: "b" }])).toBe("a\nb");
   });

@@ -19,6 +19,7 @@ import {
   changeSummaryText,
   exitReasonText,
   noticeText,
+  taskFailureText,
   toolErrorText,
   tradeNoteText,
   verdictReasonText,
@@ -209,5 +210,73 @@ describe("market clock in words", () => {
     expect(zh.open).toBe("现在不在交易时段");
     expect(englishLeft(`${zh.line}${zh.open}${zh.note}`)).toEqual([]);
     expect(clockText(reading, "en").line).toBe("Shanghai time 2026-12-02 Wednesday 11:40:00, lunch break");
+  });
+});
+
+describe("task failures in words", () => {
+  /** A failure as the real chain writes it: the queue consumer dead-letters, the DLQ consumer fails the task. */
+  async function failThrough(thrown: Error | null, kind = "run_backtest") {
+    const { createQueueConsumer } = await import("../../../worker/background/queue-consumer");
+    const { readDeadLetter } = await import("../../../worker/background/read-dead-letter");
+    const { failTask } = await import("../../../worker/background/complete-task");
+    const { createLogger } = await import("../../../worker/lib/log");
+    const log = createLogger(() => {});
+    const body = { kind: "task.run", taskId: "task_f1" };
+    let letter: unknown = body; // a message the queue moved after max_retries is the raw body
+    if (thrown) {
+      const consume = createQueueConsumer({
+        "task.run": async () => {
+          throw thrown;
+        },
+      });
+      const message = { id: "m1", attempts: 1, body, ack() {}, retry() {} };
+      await consume({ queue: "tasks", messages: [message] }, { send: async (l) => (letter = l) }, log);
+    }
+    const { taskId, reason } = readDeadLetter(letter);
+    let error = "";
+    let notice = "";
+    const view = () => ({ id: "task_f1", kind, status: "failed", error });
+    await failTask(
+      {
+        tasks: {
+          transition: async (_id: string, _from: unknown, patch: { error?: string }) => {
+            error = patch.error ?? "";
+            return true;
+          },
+          record: async () => ({ view: view(), sessionId: "s1", ownerId: "u1" }),
+        },
+        sessions: { taskFinished: async (_s: string, n: { text: string }) => void (notice = n.text) },
+        now: () => 0,
+        log,
+      } as never,
+      taskId ?? "",
+      reason,
+    );
+    return { error, notice };
+  }
+
+  it("says each failure the jobs write in Chinese, in the tasks panel and the notice", async () => {
+    const { PermanentError } = await import("../../../worker/background/queue-consumer");
+    const { NEVER_SYNCED, US_NEVER_SYNCED } = await import("../../../worker/background/market-sync/sync-gate");
+    const cases = [
+      new PermanentError(NEVER_SYNCED),
+      new PermanentError(US_NEVER_SYNCED),
+      new PermanentError("unknown task kind mystery"),
+      new PermanentError("task task_f1 is not a backtest"),
+      new PermanentError("malformed backtest.batch message"),
+      null,
+    ];
+    for (const thrown of cases) {
+      const { error, notice } = await failThrough(thrown);
+      expect(error).not.toBe("");
+      const zh = taskFailureText(error, "zh");
+      expect(englishLeft(zh), zh).toEqual([]);
+      expect(zh).toMatch(/[\u4e00-\u9fff]/);
+      expect(taskFailureText(error, "en")).toBe(error);
+      const zhNotice = noticeText(notice, "zh");
+      expect(zhNotice).toContain(`后台任务 task_f1（run_backtest）失败：${zh}`);
+      expect(englishLeft(zhNotice), zhNotice).toEqual([]);
+    }
+    expect(taskFailureText("something nobody templated", "zh")).toBe("something nobody templated");
   });
 });
