@@ -1,7 +1,7 @@
 /**
  * Market sync benchmark inside workerd (real D1) against the fake upstream's whole market: the first
  * sync (list pass + one K-line fetch per symbol) at two sizes, and the daily incremental run (one list
- * pass appending every symbol's bar) at two sizes up to the whole market, with queue messages, provider
+ * pass appending every symbol's bar) at three sizes up to the whole market, with queue messages, provider
  * requests, stored rows and bytes, and the screening funnel over the store each daily run leaves
  * (issue 16: ≤ 2 s at the whole market). Reported through the collector, never asserted (the sync's
  * behaviour is tested in test/integration/market-sync.test.ts). The US universe: the bundled S&P 500
@@ -22,7 +22,7 @@ import { D1SyncStore } from "../../worker/storage/market-sync-repo";
 import { screenFeatures } from "../../worker/background/screen-features";
 import { boardFilter, universeFor } from "../../worker/background/universe";
 import { reduceFunnel } from "../../worker/engine/screen/reduce-funnel";
-import { timing, type Metric } from "../support/record";
+import { median, timing, type Metric } from "../support/record";
 
 const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };
 const upstream = inject("upstreamUrl");
@@ -65,6 +65,9 @@ async function runSync(e: Env): Promise<{ ms: number; messages: number }> {
   await q.drain();
   return { ms: performance.now() - t0, messages: q.sent() + 1 };
 }
+
+/** Sizes of the daily run and of issue 16's funnel over the store it leaves (growth against the first). */
+const FUNNEL_SIZES = [200, 1000, 5300] as const;
 
 const spec = (symbols: number, day: string): FakeMarketSpec => ({ symbols, seed: 3, start: "2025-07-01", day });
 
@@ -118,8 +121,9 @@ it("first sync at two sizes (list pass + one K-line fetch per symbol)", async ()
   }
 }, 1_800_000);
 
-it("daily incremental sync at two sizes (one list pass appends every bar)", async () => {
-  for (const n of [1200, 5300]) {
+it("daily incremental sync at three sizes (one list pass appends every bar), then the funnel over the store", async () => {
+  const funnelTimes = new Map<number, number[]>();
+  for (const n of FUNNEL_SIZES) {
     const prefix = `daily${n}`;
     await env.DB.exec(
       "DELETE FROM market_bar_chunks; DELETE FROM market_series; DELETE FROM market_symbols; DELETE FROM market_sync_runs; DELETE FROM market_sync_batches;",
@@ -209,12 +213,16 @@ it("daily incremental sync at two sizes (one list pass appends every bar)", asyn
       times.push(performance.now() - t0);
     }
     expect(scanned).toBe(listed);
+    funnelTimes.set(n, times);
+    const base = FUNNEL_SIZES[0];
+    const perSymbol = (k: number) => median(funnelTimes.get(k) ?? []) / k;
     await report({
       id: `funnel_synced_store_${n}_ms`,
       name: `screening funnel over the synced store, ${n} symbols (workerd, wall)`,
       ...timing(times),
       unit: "ms",
       ...(n === 5300 ? { goal: 2000 } : {}),
+      ...(n > base ? { growth: { ratio: perSymbol(n) / perSymbol(base), vs: `${base}, per symbol` } } : {}),
       timed: `wall in workerd after the daily sync: listSymbols + board filter (${listed} listed), the index series, per batch of 100 one getColumnsMany read + decode + screenFeatures, reduceFunnel, one SELECT 1`,
     });
   }

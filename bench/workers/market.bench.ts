@@ -2,8 +2,9 @@
  * Market-store benchmarks inside workerd, through real (local) D1 and the D1MarketCache adapter, at
  * 200 / 1,000 / 5,300 symbols × 320 daily bars (the store holds exactly that many at each size):
  *
- * - whole-market cached bars load: `seriesOfMarket` (one statement, every chunk decoded to bars) —
- *   the read breadth and the regime take;
+ * - whole-market cached bars load: `seriesOfMarket` (one statement, every chunk decoded to bars);
+ * - the regime's read: `seriesOfMarket` with `lastBars` 40 (what `universeBars(market, 40)` asks —
+ *   the newest year's chunk per symbol, earlier ones only for series it does not cover);
  * - the screening funnel from the store: per batch of 100 symbols (as each fan-out batch does) one
  *   `getColumnsMany` read, chunk decode into columns and the map phase (`screenFeatures`: L1, L2
  *   channels, returns, L4 triggers), then the reduce (`reduceFunnel`: RPS, L2 with RPS, L3 sectors,
@@ -26,6 +27,8 @@ import { median, timing, type Metric } from "../support/record";
 
 const SIZES = [200, 1000, 5300] as const;
 const BARS = 320;
+/** Days the regime reads of every symbol (read-regime.ts: `universeBars(market, 40)`). */
+const REGIME_DAYS = 40;
 const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };
 const UNIVERSE: Universe = { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: null, simulated: false };
 
@@ -100,6 +103,7 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
   const fromYear = Number(u.bars[0]?.[0]?.date.slice(0, 4));
   const loads = new Map<number, number[]>();
   const funnels = new Map<number, number[]>();
+  const regime = new Map<number, number[]>();
   for (const n of SIZES) {
     await fill(u, n);
     const runs = n > 1000 ? 3 : 5;
@@ -112,6 +116,14 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
       }),
     );
     expect(read).toBe(n * BARS);
+    regime.set(
+      n,
+      await timed(runs, async () => {
+        const series = await cache.seriesOfMarket("CN", fromYear, REGIME_DAYS);
+        read = series.reduce((k, s) => k + s.bars.length, 0);
+      }),
+    );
+    expect(read).toBe(n * REGIME_DAYS);
     const symbols = u.symbols.slice(0, n);
     let scanned = 0;
     funnels.set(
@@ -131,6 +143,13 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
     "one seriesOfMarket call (one statement; every chunk decoded to bar objects)",
     1000,
     loads,
+  );
+  await reportSizes(
+    "market_regime_read",
+    "whole-market read of the last 40 bars (the regime's)",
+    `one seriesOfMarket call with lastBars ${REGIME_DAYS} (the newest year's chunk of every symbol, a second statement for series it does not cover; the last 40 bars decoded to bar objects)`,
+    1000,
+    regime,
   );
   await reportSizes(
     "funnel_d1",

@@ -130,4 +130,49 @@ describe("offline answers on real data", () => {
     expect(answer).not.toContain("No offline data");
     await page.close();
   }, 90_000);
+
+  it("3: memory is saved and recalled in the asker's language, quoted HTML stays text, 茅台怎么样 and the skills reach their tools", async () => {
+    const page = await openPage(browser, appUrl);
+    const internal = /\b(get_market_overview|search_stock_by_name|check_background_tasks|intraday_analysis)\b/;
+    await startChat(page, "Remember: I prefer <b>tight</b> stops on spring setups");
+    const saved = await finalAnswer(page, /Offline rule model/);
+    expect(saved).toContain("<b>tight</b> stops on spring setups"); // shown as typed, not parsed as HTML
+    expect(await page.getByTestId("assistant-message").first().locator("b").count()).toBe(0);
+    expect(saved).not.toMatch(internal);
+    // The memory is written after the turn; ask once it is stored.
+    await expect
+      .poll(
+        async () =>
+          JSON.stringify(await (await fetch(`${appUrl}/api/memory?limit=50`)).json()).includes("spring setups"),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    await page.goto(appUrl);
+    await startChat(page, "what do you remember");
+    const recalled = await finalAnswer(page, /Offline rule model/);
+    expect(recalled).toContain("spring setups");
+    expect(recalled).not.toMatch(/[\u4e00-\u9fff]{2,}/); // an English question, answered in English
+    expect(recalled).not.toMatch(internal);
+    await shot(page, "offline-memory-en");
+    // 茅台怎么样 is a question about a symbol: the analysis tool, not a list of tools.
+    await page.goto(appUrl);
+    await toChinese(page);
+    await startChat(page, "茅台怎么样");
+    await page.locator('[data-testid="tool-card"][data-tool="analyze_stock"]').waitFor({ timeout: 30_000 });
+    const maotai = await finalAnswer(page, /离线规则模型/);
+    expect(maotai).not.toMatch(internal);
+    // The built-in skills run their own tools: /report its report (never a name search), /strategy its decision.
+    for (const [typed, tool] of [
+      ["/report 600000", "generate_ai_report"],
+      ["/strategy", "generate_strategy_decision"],
+    ] as const) {
+      await page.goto(appUrl);
+      await startChat(page, typed);
+      await page.locator(`[data-testid="tool-card"][data-tool="${tool}"]`).waitFor({ timeout: 30_000 });
+      expect(await page.locator('[data-testid="tool-card"][data-tool="search_stock_by_name"]').count()).toBe(0);
+      await expect.poll(() => page.getByTestId("composer-busy").count(), { timeout: 60_000 }).toBe(0);
+    }
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 240_000);
 });

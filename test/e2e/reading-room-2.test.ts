@@ -20,6 +20,18 @@ async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
 }
 
+/**
+ * English left in Chinese text: two English words in a row, once what is not prose is taken out —
+ * codes and ids (SIM.0002, task_…), regimes in capitals, tool names in snake_case, units and names.
+ */
+function englishLeft(text: string): string[] {
+  const cleaned = text
+    .replace(/\b[a-z]+(?:_[a-z0-9]+)+\b/g, "")
+    .replace(/\b[A-Z][A-Z0-9_.]+\b/g, "")
+    .replace(/\b(?:ms|KB|MB|wyckoff-edge|offline-rules|Markdown|JSON)\b/g, "");
+  return [...cleaned.matchAll(/\b[A-Za-z]{2,}\s+[A-Za-z]{2,}\b/g)].map((m) => m[0]);
+}
+
 describe("reading room, second pass", () => {
   let browser: Browser;
   const appUrl = inject("scriptedAppUrl");
@@ -86,6 +98,56 @@ describe("reading room, second pass", () => {
     await viewer.context().close();
     await other.context().close();
   }, 120_000);
+
+  it("1 (zh): in the Chinese UI, a turn from another tab streams in Chinese — its answer, the task notice and the reply — in the open chat and a share link", async () => {
+    // The offline model answers in the question's language; the Chinese UI says the rest.
+    const first = await open(offlineUrl, { lang: "zh" });
+    const id = await startChat(first, "你好");
+    await expect.poll(() => first.getByTestId("assistant-message").count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => first.getByTestId("composer-busy").count(), { timeout: 30_000 }).toBe(0);
+    const share = (await (
+      await fetch(`${offlineUrl}/api/sessions/${id}/share`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      })
+    ).json()) as { token: string };
+    const viewer = await open(`${offlineUrl}/s/${share.token}`, { lang: "zh" });
+    await viewer.getByTestId("share-page").waitFor();
+    await expect.poll(() => viewer.getByTestId("assistant-message").count()).toBe(1);
+    // Another tab asks for a backtest; neither open page started that turn, nor the notice turn after it.
+    const other = await open(`${offlineUrl}/c/${id}`, { lang: "zh" });
+    await expect.poll(() => other.getByTestId("assistant-message").count()).toBe(1);
+    const box = other.getByTestId("composer");
+    await box.fill("回测 SIM.0002");
+    await box.press("Enter");
+    for (const page of [first, viewer]) {
+      await expect
+        .poll(() => page.getByTestId("user-message").last().innerText(), { timeout: 30_000 })
+        .toContain("回测 SIM.0002");
+      const list = page.getByTestId("message-list");
+      // The backtest tool's answer, then the notice of its end and the reply to it, all streamed in.
+      await expect.poll(() => list.innerText(), { timeout: 30_000 }).toContain("已提交");
+      const notice = page.getByTestId("system-notice").last();
+      await notice.waitFor({ timeout: 150_000 });
+      await expect.poll(() => notice.innerText(), { timeout: 30_000 }).toContain("回测");
+      const noticeText = await notice.innerText();
+      expect(noticeText).toContain("已完成");
+      expect(englishLeft(noticeText), noticeText).toEqual([]);
+      await expect.poll(() => lastAnswer(page), { timeout: 60_000 }).toMatch(/胜率 [\d.]+%/);
+      const all = await page.getByTestId("message-list").innerText();
+      expect(englishLeft(all), all).toEqual([]);
+    }
+    const panel = first.getByTestId("tasks-panel");
+    await expect.poll(() => panel.getByTestId("task-status").first().innerText(), { timeout: 30_000 }).toBe("已完成");
+    expect(englishLeft(await panel.innerText())).toEqual([]);
+    await snap(first, "live-other-tab-zh");
+    await snap(viewer, "live-share-zh");
+    expect([...first.errors, ...viewer.errors, ...other.errors]).toEqual([]);
+    await first.context().close();
+    await viewer.context().close();
+    await other.context().close();
+  }, 300_000);
 
   it("5: sending while scrolled up brings the view to the bottom; scrolled up, a 'jump to latest' control does too", async () => {
     const long = Array.from({ length: 60 }, (_, i) => `Line ${i} of a long answer.`).join("\n\n");

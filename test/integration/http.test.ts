@@ -20,8 +20,12 @@ function postJson(path: string, body: unknown): Promise<Response> {
   return call(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
-async function errorOf(res: Response): Promise<{ code: string; message: string }> {
-  const body = (await res.json()) as { error: { code: string; message: string } };
+async function errorOf(
+  res: Response,
+): Promise<{ code: string; message: string; details?: { messages?: { en: string; zh: string } } }> {
+  const body = (await res.json()) as {
+    error: { code: string; message: string; details?: { messages?: { en: string; zh: string } } };
+  };
   return body.error;
 }
 
@@ -152,6 +156,15 @@ describe("bad input", () => {
     expect((await errorOf(res)).message).toMatch(/^title: /);
     const extra = await postJson("/api/sessions", { title: "x", owner: "mallory" });
     expect(extra.status).toBe(400);
+    // the same issue in both UI languages (zod's zh-CN locale on the same parse), the English as the message
+    const typed = await errorOf(await postJson("/api/sessions", { title: 42 }));
+    expect(typed.details?.messages).toEqual({ en: typed.message, zh: "title: 无效输入：期望 string，实际接收 数字" });
+    expect((await errorOf(extra)).details?.messages).toEqual({
+      en: expect.stringMatching(/^\(body\): /),
+      zh: '（请求体）: 出现未知的键(key): "owner"',
+    });
+    const symbol = await errorOf(await call(`/api/market/bars/${"A".repeat(41)}`));
+    expect(symbol.details?.messages).toMatchObject({ zh: expect.stringMatching(/^symbol：/) });
     const array = await postJson("/api/sessions", [1, 2]);
     expect(array.status).toBe(400);
   });

@@ -246,6 +246,40 @@ describe("offline bundle through /api/market", () => {
   });
 });
 
+describe("whole-market read from the store", () => {
+  it("seriesOfMarket with lastBars equals the full read's last bars, a corrupt newest chunk read past", async () => {
+    const full = await cache.seriesOfMarket("SIM", 0);
+    expect(full.length).toBeGreaterThan(100);
+    const lastYear = (id: string) => Number(full.find((s) => s.symbolId === id)?.bars.at(-1)?.date.slice(0, 4));
+    const check = async (k: number, expected: typeof full) => {
+      const tail = await cache.seriesOfMarket("SIM", 0, k);
+      expect(tail.map((s) => s.symbolId)).toEqual(expected.map((s) => s.symbolId));
+      tail.forEach((s, i) => expect(s, s.symbolId).toEqual({ ...expected[i], bars: expected[i]?.bars.slice(-k) }));
+    };
+    // 40 bars sit in the newest year's chunk; 300 need the year before (the second read); 5,000 all of them.
+    for (const k of [1, 40, 300, 5000]) await check(k, full);
+    // The newest chunk of one series corrupt: the read skips it, as the full read does.
+    const victim = full[3]?.symbolId ?? "";
+    const row = await testEnv.DB.prepare(`SELECT bars FROM market_bar_chunks WHERE symbol_id = ?1 AND year = ?2`)
+      .bind(victim, lastYear(victim))
+      .first<{ bars: string }>();
+    expect(row?.bars.startsWith("@2|")).toBe(true);
+    const corrupt = `${row?.bars.slice(0, 60)}~${row?.bars.slice(61)}`;
+    const set = (bars: string) =>
+      testEnv.DB.prepare(`UPDATE market_bar_chunks SET bars = ?3 WHERE symbol_id = ?1 AND year = ?2`)
+        .bind(victim, lastYear(victim), bars)
+        .run();
+    await set(corrupt);
+    try {
+      const broken = await cache.seriesOfMarket("SIM", 0);
+      expect(broken.find((s) => s.symbolId === victim)?.bars.at(-1)?.date.slice(0, 4)).toBe(String(lastYear(victim) - 1));
+      for (const k of [40, 300]) await check(k, broken);
+    } finally {
+      await set(row?.bars ?? "");
+    }
+  });
+});
+
 describe("live provider chain against the fake upstream", () => {
   it("takes Eastmoney first, writes through to D1, and serves the cache next time", async () => {
     await fixtures({

@@ -85,7 +85,8 @@ export function TasksPanel({
                   </span>
                 </div>
                 <progress max={100} value={task.pct} aria-label={`${kind} ${d.f.pct(task.pct / 100, 0)}`} />
-                {task.stage && (
+                {/* An ended task's stage ("done", "failed") only repeats its status. */}
+                {task.stage && (task.status === "queued" || task.status === "running") && (
                   <p className="muted small" data-testid="task-stage">
                     {stageLabel(task.stage)}
                   </p>

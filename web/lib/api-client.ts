@@ -29,6 +29,7 @@ import { HintList, HintView, SkillList, SkillView, type CreateHintBody, type Pat
 import { Memory, MemoryList, MemoryTrace, type MemoryPatchBody, type MemoryType } from "@contracts/memory";
 import { z } from "zod";
 import { authToken } from "./auth-token";
+import { currentLang } from "./lang-store";
 import { spillLocation } from "./spill";
 
 /** Base URL of the API: same origin when served by the worker, or VITE_API_BASE_URL on Pages. */
@@ -40,6 +41,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The message in each UI language, when the server said it in both (the envelope's `details.messages`). */
+    readonly messages?: { en: string; zh: string },
   ) {
     super(message);
     this.name = "ApiError";
@@ -71,10 +74,20 @@ async function send(path: string, init?: RequestInit): Promise<Response> {
   if (!res.ok) {
     const body: unknown = await res.json().catch(() => undefined);
     const envelope = ErrorEnvelope.safeParse(body);
-    if (envelope.success) throw new ApiError(res.status, envelope.data.error.code, envelope.data.error.message);
+    if (envelope.success) {
+      const { code, message, details } = envelope.data.error;
+      throw new ApiError(res.status, code, message, bothLanguages(details?.messages));
+    }
     throw new ApiError(res.status, "http_error", `HTTP ${res.status}`);
   }
   return res;
+}
+
+/** `{ en, zh }` when `value` holds both strings. */
+function bothLanguages(value: unknown): { en: string; zh: string } | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { en, zh } = value as Record<string, unknown>;
+  return typeof en === "string" && typeof zh === "string" ? { en, zh } : undefined;
 }
 
 async function request<S extends z.ZodType>(path: string, schema: S, init?: RequestInit): Promise<z.infer<S>> {
@@ -290,7 +303,7 @@ export const modelSettingsApi = {
 
 /** A short, human message for any error thrown by the client. */
 export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof ApiError) return error.messages?.[currentLang()] ?? error.message;
   if (error instanceof Error) return error.message;
   return String(error);
 }

@@ -21,6 +21,11 @@ function initial(): Lang {
 let current: Lang = initial();
 document.documentElement.lang = current === "zh" ? "zh-CN" : "en";
 
+/** The UI language now (outside React: error text picked when it is shown). */
+export function currentLang(): Lang {
+  return current;
+}
+
 /** Switches the UI language. */
 export function setLang(lang: Lang): void {
   current = lang;

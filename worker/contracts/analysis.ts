@@ -156,7 +156,7 @@ export const WyckoffEvent = z.object({
   volumeRatio: z.number(),
   confidence: z.number().min(0).max(1),
   reasons: z.array(z.string()),
-  /** Sub-kind: Spring "#1"/"#2"/"#3", SOS "JAC"/"strong", EVR "absorption"/"supply", AR "down", BC "weakClose". */
+  /** Sub-kind: Spring "#1"/"#2"/"#3", SOS "JAC"/"strong"/"exit"/"markup" (a further SOS of phase D), SOW "exit"/"markdown", EVR "absorption"/"supply", AR "down", BC "weakClose". */
   variant: z.string().optional(),
 });
 export type WyckoffEvent = z.infer<typeof WyckoffEvent>;

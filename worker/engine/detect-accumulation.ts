@@ -202,3 +202,47 @@ export function detectLPS(ctx: ScanContext, st: Structure, t: number): RawEvent 
     ],
   };
 }
+
+/** Bars between two SOSs of one phase D: a new high days after the last one is the same leg. */
+export const FOLLOW_GAP = 10;
+
+/**
+ * A further SOS in phase D (the markup out of an accumulation prints more than one): a wide,
+ * high-volume bar closing near its high above resistance that makes the highest high since the
+ * breakout, at least `FOLLOW_GAP` bars after the last SOS.
+ */
+export function detectFollowSOS(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
+  const { s, p, scale } = ctx;
+  const b = st.breakoutIndex;
+  const last = st.lastBreakIndex ?? b;
+  if (b < 0 || t - last < FOLLOW_GAP || at(s.frozen, t) === 1) return null;
+  const c = at(s.close, t);
+  const vr = at(s.vr, t);
+  const sr = at(s.sr, t);
+  const cp = at(s.cp, t);
+  if (c < st.resistance * (1 + p.breakMargin * scale) || !(sr >= p.breakSr) || !(vr >= p.breakVr) || !(cp >= p.sosCp))
+    return null;
+  // The new high breaks a pause: the highest high since the breakout is at least `FOLLOW_GAP` bars old (first set then; a bar that only equals it is part of the pause).
+  const high = at(s.high, t);
+  let k = b;
+  for (let i = b + 1; i < t; i++) if (at(s.high, i) > at(s.high, k)) k = i;
+  if (at(s.high, k) >= high || t - k < FOLLOW_GAP) return null;
+  st.lastBreakIndex = t;
+  return {
+    type: "SOS",
+    index: t,
+    confirmedAt: t,
+    price: c,
+    vr,
+    variant: "markup",
+    confidence: confidence(0.4, [
+      [0.2, margin(vr, p.breakVr, 3)],
+      [0.2, margin(sr, p.breakSr, 2)],
+      [0.1, margin(cp, p.sosCp, 1)],
+    ]),
+    reasons: [
+      `a new high ${t - b} bars after the first SOS, closed ${fpct(c / st.resistance - 1)} above resistance`,
+      `volume ${fx(vr)}, spread ${fx(sr)}, close position ${cp.toFixed(2)}: demand carried the markup on`,
+    ],
+  };
+}

@@ -148,3 +148,47 @@ export function detectLPSY(ctx: ScanContext, st: Structure, t: number): RawEvent
     ],
   };
 }
+
+/** Bars between two SOWs of one phase D: a new low days after the last one is the same leg. */
+export const FOLLOW_GAP = 10;
+
+/**
+ * A further SOW in phase D (DOMAIN.md §1.5: the markdown out of a distribution prints more than one):
+ * a wide, high-volume bar closing near its low below support that makes the lowest low since the
+ * breakout, at least `FOLLOW_GAP` bars after the last SOW.
+ */
+export function detectFollowSOW(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
+  const { s, p, scale } = ctx;
+  const b = st.breakoutIndex;
+  const last = st.lastBreakIndex ?? b;
+  if (b < 0 || t - last < FOLLOW_GAP || at(s.frozen, t) === 1) return null;
+  const c = at(s.close, t);
+  const vr = at(s.vr, t);
+  const sr = at(s.sr, t);
+  const cp = at(s.cp, t);
+  if (c > st.support * (1 - p.breakMargin * scale) || !(sr >= p.breakSr) || !(vr >= p.breakVr) || !(cp <= p.sowCp))
+    return null;
+  // The new low breaks a pause: the lowest low since the breakout is at least `FOLLOW_GAP` bars old (first set then; a bar that only equals it is part of the pause).
+  const low = at(s.low, t);
+  let k = b;
+  for (let i = b + 1; i < t; i++) if (at(s.low, i) < at(s.low, k)) k = i;
+  if (at(s.low, k) <= low || t - k < FOLLOW_GAP) return null;
+  st.lastBreakIndex = t;
+  return {
+    type: "SOW",
+    index: t,
+    confirmedAt: t,
+    price: c,
+    vr,
+    variant: "markdown",
+    confidence: confidence(0.4, [
+      [0.2, margin(vr, p.breakVr, 3)],
+      [0.2, margin(sr, p.breakSr, 2)],
+      [0.15, margin(p.sowCp - cp, 0, p.sowCp)],
+    ]),
+    reasons: [
+      `a new low ${t - b} bars after the first SOW, closed ${fpct(1 - c / st.support)} below support`,
+      `volume ${fx(vr)}, spread ${fx(sr)}, close position ${cp.toFixed(2)}: supply carried the markdown on`,
+    ],
+  };
+}

@@ -21,6 +21,11 @@ export function nanArray(n: number): Float64Array {
 export function meanOf(values: NumSeries, from: number, to: number): number {
   if (to <= from) return Number.NaN;
   let s = 0;
+  if (values instanceof Float64Array && from >= 0 && to <= values.length) {
+    // The same sum in the same order, read straight from the typed array (every index is in range).
+    for (let i = from; i < to; i++) s += values[i] as number;
+    return s / (to - from);
+  }
   for (let i = from; i < to; i++) s += at(values, i);
   return s / (to - from);
 }
@@ -79,15 +84,45 @@ export function clamp(x: number, lo: number, hi: number): number {
   return x < lo ? lo : x > hi ? hi : x;
 }
 
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
 /** Rounds to `digits` decimals (for JSON output). */
 export function round(x: number, digits = 4): number {
-  const f = 10 ** digits;
+  // Powers of ten up to 1e22 are exact doubles: the table holds the very values `10 ** digits` gives.
+  const f = POW10[digits] ?? 10 ** digits;
   return Math.round(x * f) / f;
 }
 
 /** NaN/±Infinity → null, otherwise rounded: JSON-safe numbers for the contract. */
 export function finiteOrNull(x: number, digits = 4): number | null {
   return Number.isFinite(x) ? round(x, digits) : null;
+}
+
+/**
+ * Values under `x` in `values[from..to)`, or -1 when the slice holds a non-finite value (or reaches
+ * past the end). The typed loop reads each element once, without `at`'s bounds test; `v - v` is 0
+ * exactly for finite values (NaN for NaN and ±Infinity).
+ */
+function countUnder(values: Float64Array, from: number, to: number, x: number): number {
+  if (from < 0 || to > values.length) return countUnderAny(values, from, to, x);
+  let under = 0;
+  let bad = 0;
+  for (let i = from; i < to; i++) {
+    const v = values[i] as number;
+    bad += v - v;
+    if (v < x) under++;
+  }
+  return bad === 0 ? under : -1;
+}
+
+function countUnderAny(values: NumSeries, from: number, to: number, x: number): number {
+  let under = 0;
+  for (let i = from; i < to; i++) {
+    const v = at(values, i);
+    if (!Number.isFinite(v)) return -1;
+    if (v < x) under++;
+  }
+  return under;
 }
 
 /**
@@ -101,12 +136,8 @@ export function atOrBelowQuantile(values: NumSeries, from: number, to: number, q
   const pos = (to - from - 1) * q;
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
-  let under = 0;
-  for (let i = from; i < to; i++) {
-    const v = at(values, i);
-    if (!Number.isFinite(v)) return x <= quantileOf(values, from, to, q);
-    if (v < x) under++;
-  }
+  const under = values instanceof Float64Array ? countUnder(values, from, to, x) : countUnderAny(values, from, to, x);
+  if (under < 0) return x <= quantileOf(values, from, to, q);
   // Fewer than lo+1 values under x: the lo-th order statistic is ≥ x, and so is the interpolation.
   if (under <= lo) return true;
   // Both order statistics under x and a weight ≤ 0.5: the rounded interpolation stays ≤ the upper one < x.

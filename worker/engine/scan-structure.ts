@@ -5,8 +5,8 @@
  */
 import type { PhaseName } from "../contracts/analysis";
 import { arMinMove, climaxCandidate, climaxEvent, openStructure, preliminaryEvent, trackAr } from "./detect-climax";
-import { detectAccST, detectLPS, detectSOS, detectSpring, detectTest } from "./detect-accumulation";
-import { detectDistST, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
+import { detectAccST, detectFollowSOS, detectLPS, detectSOS, detectSpring, detectTest } from "./detect-accumulation";
+import { detectDistST, detectFollowSOW, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
 import { detectEVR } from "./detect-evr";
 import { trendRangeAt } from "./detect-trend-range";
 import { atrPctAt, confidence, fpct, fx, margin } from "./event-util";
@@ -325,6 +325,8 @@ function stepAccumulation(ctx: ScanContext, state: ScanState, st: Structure, t: 
   if (state.phase === "ACC_D" && !st.pullbackDone && t <= st.breakoutIndex + p.pullbackWindow + 6) {
     if (push(state, detectLPS(ctx, st, t))) st.pullbackDone = true;
   }
+  if ((state.phase === "ACC_D" || state.phase === "ACC_E") && t > st.breakoutIndex)
+    push(state, detectFollowSOS(ctx, st, t));
   st.beyondCount = at(s.close, t) > st.resistance ? st.beyondCount + 1 : 0;
   if (state.phase === "ACC_D" && st.pullbackDone && st.beyondCount >= p.phaseEBars) {
     st.eIndex = t;
@@ -374,6 +376,8 @@ function stepDistribution(ctx: ScanContext, state: ScanState, st: Structure, t: 
   if (state.phase === "DIST_D" && !st.pullbackDone && t <= st.breakoutIndex + p.pullbackWindow + 6) {
     if (push(state, detectLPSY(ctx, st, t))) st.pullbackDone = true;
   }
+  if ((state.phase === "DIST_D" || state.phase === "DIST_E") && t > st.breakoutIndex)
+    push(state, detectFollowSOW(ctx, st, t));
   st.beyondCount = at(s.close, t) < st.support ? st.beyondCount + 1 : 0;
   if (state.phase === "DIST_D" && st.pullbackDone && st.beyondCount >= p.phaseEBars) {
     st.eIndex = t;

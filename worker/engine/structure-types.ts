@@ -64,6 +64,8 @@ export interface Structure {
   lastUtIndex: number;
   /** SOS (acc) or SOW (dist): -1 when none. */
   breakoutIndex: number;
+  /** The last SOS (SOW) of phase D, the breakout's own or a later one that carried the move on (-1 before the breakout). */
+  lastBreakIndex?: number;
   pullbackDone: boolean;
   /** Consecutive closes beyond the range in the breakout direction. */
   beyondCount: number;

@@ -5,33 +5,45 @@
  */
 import { at, type NumSeries } from "./numeric";
 
-function rolling(values: NumSeries, n: number, better: (a: number, b: number) => boolean): Float64Array {
+/**
+ * One monotonic-deque pass; `sign` 1 keeps minima, -1 maxima (comparing `sign * value`, which orders
+ * the same as the value or its negation, so no comparator call per step). Indices live in one
+ * scratch deque grown on demand (each call is synchronous).
+ */
+let deque = new Int32Array(1024);
+
+function rolling(values: NumSeries, n: number, sign: 1 | -1): Float64Array {
   const len = values.length;
   const out = new Float64Array(len);
-  const dq = new Int32Array(len);
+  if (deque.length < len) deque = new Int32Array(Math.max(len, 2 * deque.length));
+  const dq = deque;
+  const v64 = values instanceof Float64Array ? values : Float64Array.from({ length: len }, (_, i) => at(values, i));
   let head = 0;
   let tail = 0;
   let lastNaN = -1;
   for (let t = 0; t < len; t++) {
-    const v = at(values, t);
-    if (Number.isNaN(v)) lastNaN = t;
+    const v = v64[t] as number;
+    if (v !== v) lastNaN = t;
     else {
-      while (tail > head && !better(at(values, dq[tail - 1] ?? 0), v)) tail--;
+      const key = sign * v;
+      // Drop the back while it is not strictly better than v (ties: the newer index wins).
+      while (tail > head && !(sign * (v64[dq[tail - 1] as number] as number) < key)) tail--;
       dq[tail++] = t;
     }
     const from = t - n + 1;
-    while (tail > head && (dq[head] ?? 0) < from) head++;
-    out[t] = lastNaN >= 0 && lastNaN >= from ? Number.NaN : tail > head ? at(values, dq[head] ?? 0) : Number.NaN;
+    while (tail > head && (dq[head] as number) < from) head++;
+    out[t] =
+      lastNaN >= 0 && lastNaN >= from ? Number.NaN : tail > head ? (v64[dq[head] as number] as number) : Number.NaN;
   }
   return out;
 }
 
 /** Rolling minimum over the last `n` values (a shorter window at the start). */
 export function rollingMin(values: NumSeries, n: number): Float64Array {
-  return rolling(values, n, (a, b) => a < b);
+  return rolling(values, n, 1);
 }
 
 /** Rolling maximum over the last `n` values (a shorter window at the start). */
 export function rollingMax(values: NumSeries, n: number): Float64Array {
-  return rolling(values, n, (a, b) => a > b);
+  return rolling(values, n, -1);
 }

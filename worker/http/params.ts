@@ -5,6 +5,7 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
+import { issuesInChinese } from "../contracts/errors";
 import { AppError } from "../lib/app-error";
 
 /** `name`'s value parsed by `schema`; throws `onInvalid()` or, without it, a 400 naming the parameter. */
@@ -19,5 +20,8 @@ export function pathParam<S extends z.ZodType>(
   if (parsed.success) return parsed.data;
   if (onInvalid) throw onInvalid(raw.slice(0, 80));
   const message = parsed.error.issues[0]?.message ?? "invalid";
-  throw new AppError("invalid_input", 400, `${name}: ${message}`, { details: { field: name } });
+  const zh = issuesInChinese(schema, raw, parsed.error.issues)[0]?.message ?? "无效";
+  throw new AppError("invalid_input", 400, `${name}: ${message}`, {
+    details: { field: name, messages: { en: `${name}: ${message}`, zh: `${name}：${zh}` } },
+  });
 }

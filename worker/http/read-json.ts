@@ -4,12 +4,8 @@
  */
 import type { Context } from "hono";
 import type { z } from "zod";
+import { formatIssues, issuesInChinese } from "../contracts/errors";
 import { AppError } from "../lib/app-error";
-
-function describeIssue(issue: z.core.$ZodIssue): { field: string; message: string } {
-  const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)";
-  return { field, message: `${field}: ${issue.message}` };
-}
 
 /** Parses and validates the JSON body; throws a 400 AppError on any problem. */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
@@ -22,10 +18,15 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    const described = first ? describeIssue(first) : { field: "(body)", message: "invalid body" };
-    throw new AppError("invalid_input", 400, described.message, {
-      details: { field: described.field, issues: parsed.error.issues.map((i) => describeIssue(i).message) },
+    const issues = parsed.error.issues;
+    const first = issues[0];
+    const field = first && first.path.length > 0 ? first.path.map(String).join(".") : "(body)";
+    const en = first ? formatIssues([first], { root: "(body)" }) : "invalid body";
+    // The message is the first issue; `messages` says it in both UI languages (the same parse in zh-CN).
+    const zhFirst = issuesInChinese(schema, value, issues).slice(0, 1);
+    const zh = zhFirst.length > 0 ? formatIssues(zhFirst, { root: "(body)", lang: "zh" }) : "请求体无效";
+    throw new AppError("invalid_input", 400, en, {
+      details: { field, issues: issues.map((i) => formatIssues([i], { root: "(body)" })), messages: { en, zh } },
     });
   }
   return parsed.data;

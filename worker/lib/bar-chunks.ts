@@ -156,6 +156,70 @@ function pushVarint(out: string[], z: number): void {
   out.push(s + String.fromCharCode(TERM + z));
 }
 
+// ---- the column codec (dates and numeric columns alike) ----
+// A column is a run of varint-coded deltas of integers: unsigned for the dates (day-of-year steps),
+// zig-zag signed for the numeric columns (decimal-scaled values); `!` marks a missing amount.
+
+/** Encodes integers (NaN = missing) as varint deltas; `signed` zig-zags each delta. */
+function encodeDeltas(ints: readonly number[], signed: boolean): string {
+  const parts: string[] = [];
+  let prev = 0;
+  for (const m of ints) {
+    if (Number.isNaN(m)) {
+      parts.push("!");
+      continue;
+    }
+    const d = m - prev;
+    prev = m;
+    pushVarint(parts, !signed ? d : d >= 0 ? 2 * d : -2 * d - 1);
+  }
+  return parts.join("");
+}
+
+/** The last value `readDeltas` / `readRaw` decoded (written or skipped): the chunk's last close check. */
+let lastRead = Number.NaN;
+
+/**
+ * Reads `n` varint deltas starting at `pos`, undoes them (and the zig-zag when `signed`) and writes
+ * value / `f` of entries `skip`… to `out[at]`… (the first `skip` are decoded, not written: deltas
+ * run from the start). Returns the position after them, or -1 when the text is malformed there.
+ */
+function readDeltas(
+  text: string,
+  pos: number,
+  n: number,
+  signed: boolean,
+  f: number,
+  nullable: boolean,
+  out: Float64Array,
+  at: number,
+  skip: number,
+): number {
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    let c = text.charCodeAt(pos++);
+    if (c === NULL_MARK && nullable) {
+      if (i >= skip) out[at + i - skip] = Number.NaN;
+      continue;
+    }
+    let z = 0;
+    let mul = 1;
+    let dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
+    while (dg >= 32) {
+      z += (dg - 32) * mul;
+      mul *= 32;
+      c = text.charCodeAt(pos++);
+      dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
+    }
+    if (dg < 0) return -1;
+    z += dg * mul;
+    prev += !signed ? z : z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    if (i >= skip) out[at + i - skip] = f === 1 ? prev : prev / f;
+  }
+  lastRead = f === 1 ? prev : prev / f;
+  return pos;
+}
+
 /** The smallest decimal scale at which every value survives exactly, or -1. */
 function scaleOf(values: readonly number[]): number {
   outer: for (let k = 0; k < POW10.length; k++) {
@@ -176,30 +240,18 @@ function encodeColumn(values: readonly number[]): [string, string] {
   const k = scaleOf(values);
   if (k < 0) return ["r", values.map((v) => (Number.isNaN(v) ? "!" : String(v))).join(",")];
   const f = POW10[k] ?? 1;
-  const parts: string[] = [];
-  let prev = 0;
-  for (const v of values) {
-    if (Number.isNaN(v)) {
-      parts.push("!");
-      continue;
-    }
-    const m = Math.round(v * f);
-    const d = m - prev;
-    prev = m;
-    pushVarint(parts, d >= 0 ? 2 * d : -2 * d - 1);
-  }
-  return [String(k), parts.join("")];
+  return [String(k), encodeDeltas(values.map((v) => (Number.isNaN(v) ? v : Math.round(v * f))), true)];
 }
 
 function encodeV2(year: number, list: readonly Bar[]): string | null {
   const table = datesOfYear(year);
-  const dates: string[] = [];
+  const days: number[] = [];
   let prevDay = 0;
   const t0 = Date.UTC(year, 0, 1);
   for (const b of list) {
     const day = Math.round((Date.parse(`${b.date}T00:00:00Z`) - t0) / DAY_MS);
     if (!(day >= prevDay) || table[day] !== b.date) return null;
-    pushVarint(dates, day - prevDay);
+    days.push(day);
     prevDay = day;
   }
   const cols: [string, string][] = [
@@ -216,59 +268,51 @@ function encodeV2(year: number, list: readonly Bar[]): string | null {
   cols.push(amount);
   const last = list[list.length - 1];
   if (!last) return null;
-  const body = [cols.map((c) => c[0]).join(""), dates.join(""), ...cols.map((c) => c[1])].join("|");
+  const body = [cols.map((c) => c[0]).join(""), encodeDeltas(days, false), ...cols.map((c) => c[1])].join("|");
   return `@2|${String(last.close)}|${list.length}|${year}|${body.length}|${body}`;
 }
 
-/**
- * Reads `n` varint-coded values starting at `pos` into `out` (undone deltas, divided by the scale);
- * returns the position of the `|` (or end) after them, or -1 when the body is malformed.
- */
-function readScaled(text: string, pos: number, n: number, f: number, nullable: boolean, out: Float64Array): number {
-  let prev = 0;
-  for (let i = 0; i < n; i++) {
-    let c = text.charCodeAt(pos++);
-    if (c === NULL_MARK && nullable) {
-      out[i] = Number.NaN;
-      continue;
-    }
-    let z = 0;
-    let mul = 1;
-    let dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
-    while (dg >= 32) {
-      z += (dg - 32) * mul;
-      mul *= 32;
-      c = text.charCodeAt(pos++);
-      dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
-    }
-    if (dg < 0) return -1;
-    z += dg * mul;
-    prev += z % 2 === 0 ? z / 2 : -(z + 1) / 2;
-    out[i] = f === 1 ? prev : prev / f;
-  }
-  return pos === text.length || text.charCodeAt(pos) === BAR ? pos : -1;
-}
-
-function readRaw(text: string, pos: number, n: number, nullable: boolean, out: Float64Array): number {
+/** A column kept as decimal text: entries `skip`… to `out[at]`…; the position of the `|` (or end) after, or -1. */
+function readRaw(
+  text: string,
+  pos: number,
+  n: number,
+  nullable: boolean,
+  out: Float64Array,
+  at: number,
+  skip: number,
+): number {
   let end = text.indexOf("|", pos);
   if (end < 0) end = text.length;
   const parts = text.slice(pos, end).split(",");
   if (parts.length !== n) return -1;
   for (let i = 0; i < n; i++) {
     const p = parts[i] ?? "";
-    if (p === "!" && nullable) {
-      out[i] = Number.NaN;
-      continue;
+    let v: number;
+    if (p === "!" && nullable) v = Number.NaN;
+    else {
+      v = p === "" ? Number.NaN : Number(p);
+      if (!Number.isFinite(v)) return -1;
     }
-    const v = p === "" ? Number.NaN : Number(p);
-    if (!Number.isFinite(v)) return -1;
-    out[i] = v;
+    if (i >= skip) out[at + i - skip] = v;
+    lastRead = v;
   }
   return end;
 }
 
-function decodeV2(text: string): Chunk | null {
-  // Header: @2|lastClose|n|year|bodyLength|scales|… (a truncated or extended row fails the length).
+/** A v2 chunk's header, checked (a truncated or extended row fails the length). */
+interface V2Head {
+  n: number;
+  year: number;
+  scales: string;
+  /** The header's last close (JSON number text). */
+  lastClose: string;
+  /** Where the dates column starts. */
+  body: number;
+}
+
+function headV2(text: string): V2Head | null {
+  // Header: @2|lastClose|n|year|bodyLength|scales|…
   const p1 = text.indexOf("|", 3);
   const p2 = text.indexOf("|", p1 + 1);
   const p3 = text.indexOf("|", p2 + 1);
@@ -280,50 +324,69 @@ function decodeV2(text: string): Chunk | null {
   const bodyLength = Number(text.slice(p3 + 1, p3b));
   const scales = text.slice(p3b + 1, p4);
   if (!Number.isSafeInteger(n) || n < 0 || !Number.isSafeInteger(year) || scales.length !== 6) return null;
-  if (text.length - p3b - 1 !== bodyLength) return null;
-  const table = datesOfYear(year);
-  const date = new Array<string>(n);
-  let pos = p4 + 1;
-  let day = 0;
+  if (text.length - p3b - 1 !== bodyLength || n > bodyLength) return null;
+  return { n, year, scales, lastClose: text.slice(3, p1), body: p4 + 1 };
+}
+
+/** Scratch for a chunk's day numbers (a year has at most 366 distinct days; grown on demand). */
+let dayScratch = new Float64Array(400);
+
+/**
+ * Decodes a v2 chunk's bars `skip`… into `date[at]`… and `cols[k][at]`… (open, high, low, close,
+ * volume, amount: NaN where missing). False when the chunk is corrupt (the slots are then garbage).
+ */
+function readV2(
+  text: string,
+  h: V2Head,
+  skip: number,
+  date: string[],
+  cols: readonly Float64Array[],
+  at: number,
+): boolean {
+  const { n, scales } = h;
+  const table = datesOfYear(h.year);
+  if (dayScratch.length < n) dayScratch = new Float64Array(n);
+  const days = dayScratch;
+  let pos = readDeltas(text, h.body, n, false, 1, false, days, 0, 0);
+  if (pos < 0 || text.charCodeAt(pos) !== BAR) return false;
   for (let i = 0; i < n; i++) {
-    let c = text.charCodeAt(pos++);
-    let z = 0;
-    let mul = 1;
-    let dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
-    while (dg >= 32) {
-      z += (dg - 32) * mul;
-      mul *= 32;
-      c = text.charCodeAt(pos++);
-      dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
-    }
-    if (dg < 0) return null;
-    day += z + dg * mul;
-    const d = table[day];
-    if (d === undefined) return null;
-    date[i] = d;
+    const d = table[days[i] ?? -1];
+    if (d === undefined) return false;
+    if (i >= skip) date[at + i - skip] = d;
   }
-  if (text.charCodeAt(pos) !== BAR) return null;
-  const buf = new Float64Array(6 * n);
-  const cols: Float64Array[] = [];
+  let lastClose = Number.NaN;
+  lastRead = Number.NaN;
   for (let k = 0; k < 6; k++) {
     const s = scales.charCodeAt(k);
-    const out = buf.subarray(k * n, (k + 1) * n);
-    cols.push(out);
-    if (pos >= text.length || text.charCodeAt(pos) !== BAR) return null;
+    const out = cols[k] as Float64Array;
+    if (pos >= text.length || text.charCodeAt(pos) !== BAR) return false;
     pos++;
     const nullable = k === 5;
     if (s === 45 /* - */ && nullable) {
-      out.fill(Number.NaN);
-      if (pos !== text.length && text.charCodeAt(pos) !== BAR) return null;
+      if (n > skip) out.fill(Number.NaN, at, at + n - skip);
+      if (pos !== text.length && text.charCodeAt(pos) !== BAR) return false;
       continue;
     }
-    if (s === 114 /* r */) pos = readRaw(text, pos, n, nullable, out);
-    else if (s >= 48 && s <= 57) pos = readScaled(text, pos, n, POW10[s - 48] ?? 1, nullable, out);
-    else return null;
-    if (pos < 0) return null;
+    if (s === 114 /* r */) pos = readRaw(text, pos, n, nullable, out, at, skip);
+    else if (s >= 48 && s <= 57) {
+      pos = readDeltas(text, pos, n, true, POW10[s - 48] ?? 1, nullable, out, at, skip);
+      if (pos >= 0 && pos !== text.length && text.charCodeAt(pos) !== BAR) return false;
+    } else return false;
+    if (pos < 0) return false;
+    if (k === 3) lastClose = lastRead;
   }
   // The header's last close must be the body's (SQL reads the header alone).
-  if (pos !== text.length || (n > 0 && Number(text.slice(3, p1)) !== cols[3]?.[n - 1])) return null;
+  return pos === text.length && (n === 0 || Number(h.lastClose) === lastClose);
+}
+
+function decodeV2(text: string): Chunk | null {
+  const h = headV2(text);
+  if (!h) return null;
+  const { n } = h;
+  const date = new Array<string>(n);
+  const buf = new Float64Array(6 * n);
+  const cols = [0, 1, 2, 3, 4, 5].map((k) => buf.subarray(k * n, (k + 1) * n));
+  if (!readV2(text, h, 0, date, cols, 0)) return null;
   const [open, high, low, close, volume, amount] = cols as [
     Float64Array,
     Float64Array,
@@ -369,10 +432,21 @@ export function encodeBarChunksV1(bars: readonly Bar[]): { year: number; bars: s
 /** Decodes one chunk (either encoding); a corrupt chunk decodes to no bars (the series is then refetched). */
 export function decodeBarChunk(text: string): Bar[] {
   const c = decodeChunk(text);
-  if (!c) return [];
-  const { date, open, high, low, close, volume, amount } = c;
-  const out: Bar[] = new Array<Bar>(c.n);
-  for (let i = 0; i < c.n; i++) {
+  return c ? barsOf(c.n, c.date, c.open, c.high, c.low, c.close, c.volume, c.amount) : [];
+}
+
+function barsOf(
+  n: number,
+  date: readonly string[],
+  open: ArrayLike<number>,
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  volume: ArrayLike<number>,
+  amount: ArrayLike<number | null> | undefined,
+): Bar[] {
+  const out: Bar[] = new Array<Bar>(n);
+  for (let i = 0; i < n; i++) {
     const bar: Bar = {
       date: date[i] ?? "",
       open: open[i] ?? 0,
@@ -389,6 +463,15 @@ export function decodeBarChunk(text: string): Bar[] {
 }
 
 /**
+ * A series' yearly chunks (ascending) as bars, only the last `lastBars` (chunks before those are not
+ * parsed): `texts.flatMap(decodeBarChunk).slice(-lastBars)`, decoded through the columns.
+ */
+export function decodeBarsTail(texts: readonly string[], lastBars = Number.POSITIVE_INFINITY): Bar[] {
+  const c = decodeBarColumns(texts, lastBars);
+  return barsOf(c.close.length, c.date, c.open, c.high, c.low, c.close, c.volume, c.amount);
+}
+
+/**
  * Decodes a series' yearly chunks (ascending) straight into columns — no per-bar objects — keeping
  * only the last `lastBars` bars (chunks before those are not parsed). Equal to
  * `texts.flatMap(decodeBarChunk).slice(-lastBars)` as columns; `amount` is NaN where missing.
@@ -402,34 +485,65 @@ function emptyColumns(): BarColumns {
   return { date: [], open: z, high: z, low: z, close: z, volume: z, amount: z };
 }
 
-/** `decodeBarColumns` for many series at once, all columns in one shared buffer (one allocation). */
+/**
+ * `decodeBarColumns` for many series at once, all columns in one shared buffer (one allocation):
+ * v2 chunks are planned from their headers and decoded in place, straight into the buffer.
+ */
 export function decodeBarColumnsMany(
   series: readonly (readonly string[])[],
   lastBars = Number.POSITIVE_INFINITY,
 ): BarColumns[] {
-  const parsedAll = series.map((texts) => lastChunks(texts, lastBars));
+  const plans = series.map((texts) => planTail(texts, lastBars));
   let total = 0;
-  for (const p of parsedAll) total += p.n;
+  for (const p of plans) total += p.n;
   const buf = new Float64Array(6 * total);
   let off = 0;
-  return parsedAll.map((p) => {
-    const cols = fill(p.chunks, p.n, buf.subarray(6 * off, 6 * (off + p.n)));
+  return plans.map((p, i) => {
+    const cols =
+      fill(p.parts, p.n, buf.subarray(6 * off, 6 * (off + p.n))) ??
+      // A chunk whose header read but whose body is corrupt: the series again, each chunk checked first.
+      strictTail(series[i] ?? [], lastBars);
     off += p.n;
     return cols;
   });
 }
 
-/** The chunks (newest first) holding the last `lastBars` bars, decoded and checked (corrupt ones skipped). */
-function lastChunks(texts: readonly string[], lastBars: number): { chunks: Chunk[]; n: number } {
-  const parsed: Chunk[] = [];
+/** A chunk to read: a v2 chunk by its checked header (decoded in place), or a decoded v1 chunk. */
+type Part = { n: number; text: string; head: V2Head; chunk?: undefined } | { n: number; chunk: Chunk };
+
+/** The chunks (newest first) holding the last `lastBars` bars; unreadable headers and v1 rows skipped. */
+function planTail(texts: readonly string[], lastBars: number): { parts: Part[]; n: number } {
+  const parts: Part[] = [];
   let have = 0;
   for (let k = texts.length - 1; k >= 0 && have < lastBars; k--) {
-    const c = decodeChunk(texts[k] ?? "");
-    if (!c) continue;
-    parsed.push(c);
-    have += c.n;
+    const text = texts[k] ?? "";
+    if (text.startsWith(V2)) {
+      const head = headV2(text);
+      if (!head) continue;
+      parts.push({ n: head.n, text, head });
+      have += head.n;
+    } else {
+      const chunk = decodeV1(text);
+      if (!chunk) continue;
+      parts.push({ n: chunk.n, chunk });
+      have += chunk.n;
+    }
   }
-  return { chunks: parsed, n: Math.min(have, lastBars) };
+  return { parts, n: Math.min(have, lastBars) };
+}
+
+/** The old, strict plan: every chunk decoded and checked before it counts (corrupt ones skipped). */
+function strictTail(texts: readonly string[], lastBars: number): BarColumns {
+  const parts: Part[] = [];
+  let have = 0;
+  for (let k = texts.length - 1; k >= 0 && have < lastBars; k--) {
+    const chunk = decodeChunk(texts[k] ?? "");
+    if (!chunk) continue;
+    parts.push({ n: chunk.n, chunk });
+    have += chunk.n;
+  }
+  const n = Math.min(have, lastBars);
+  return fill(parts, n, new Float64Array(6 * n)) ?? emptyColumns();
 }
 
 function copyTail(dst: Float64Array, to: number, src: ArrayLike<number>, from: number, count: number): void {
@@ -437,7 +551,8 @@ function copyTail(dst: Float64Array, to: number, src: ArrayLike<number>, from: n
   else for (let j = 0; j < count; j++) dst[to + j] = src[from + j] ?? 0;
 }
 
-function fill(parsed: readonly Chunk[], n: number, buf: Float64Array): BarColumns {
+/** Fills columns of `n` bars from the parts (newest first); null when a v2 body turns out corrupt. */
+function fill(parts: readonly Part[], n: number, buf: Float64Array): BarColumns | null {
   const out: BarColumns = {
     date: new Array<string>(n),
     open: buf.subarray(0, n),
@@ -448,13 +563,20 @@ function fill(parsed: readonly Chunk[], n: number, buf: Float64Array): BarColumn
     amount: buf.subarray(5 * n, 6 * n),
   };
   const date = out.date as string[];
+  const cols = [out.open, out.high, out.low, out.close, out.volume, out.amount];
   // Newest chunk first: each fills the slots before the previous one's.
   let end = n;
-  for (const c of parsed) {
+  for (const p of parts) {
     if (end <= 0) break;
-    const count = Math.min(c.n, end);
-    const from = c.n - count;
+    const count = Math.min(p.n, end);
+    const from = p.n - count;
     const to = end - count;
+    const c = p.chunk;
+    if (!c) {
+      if (!readV2(p.text, p.head, from, date, cols, to)) return null;
+      end = to;
+      continue;
+    }
     for (let j = 0; j < count; j++) date[to + j] = c.date[from + j] ?? "";
     copyTail(out.open, to, c.open, from, count);
     copyTail(out.high, to, c.high, from, count);

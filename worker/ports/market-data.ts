@@ -141,7 +141,10 @@ export interface MarketCache {
   getSeriesMany(symbolIds: readonly string[]): Promise<CachedSeries[]>;
   /** Many series as columns, only the last `lastBars` bars decoded (missing ones omitted). */
   getColumnsMany(symbolIds: readonly string[], lastBars?: number): Promise<CachedColumns[]>;
-  /** Every cached series of a market's stocks, bars from `fromYear` on (one query; no network). */
-  seriesOfMarket(market: MarketCode, fromYear: number): Promise<CachedSeries[]>;
+  /**
+   * Every cached series of a market's stocks, bars from `fromYear` on (no network); with `lastBars`,
+   * only each series' last `lastBars` of those.
+   */
+  seriesOfMarket(market: MarketCode, fromYear: number, lastBars?: number): Promise<CachedSeries[]>;
   putSeries(series: CachedSeries): Promise<void>;
 }

@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { AnalyzeRequest, MAX_ANALYZE_BARS } from "../contracts/analysis";
+import { formatIssues, issuesInChinese } from "../contracts/errors";
 import { analyze } from "../engine/analyze";
 import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/read-json";
@@ -26,11 +27,6 @@ function tooLarge(field: string, n: number): AppError {
   );
 }
 
-function issueText(issue: z.core.$ZodIssue): string {
-  const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)";
-  return `${field}: ${issue.message}`;
-}
-
 /** Analyze routes, mounted at /api/analyze. */
 export const analyzeRoutes = new Hono<AppEnv>().post("/", async (c) => {
   const raw = await readJson(c, AnalyzeEnvelope);
@@ -38,8 +34,11 @@ export const analyzeRoutes = new Hono<AppEnv>().post("/", async (c) => {
   if (raw.benchmark && raw.benchmark.length > MAX_ANALYZE_BARS) throw tooLarge("benchmark", raw.benchmark.length);
   const parsed = AnalyzeRequest.safeParse(raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map(issueText);
-    throw new AppError("invalid_input", 400, issues[0] ?? "invalid body", { details: { issues } });
+    const issues = parsed.error.issues.map((i) => formatIssues([i], { root: "(body)" }));
+    const zh = issuesInChinese(AnalyzeRequest, raw, parsed.error.issues).slice(0, 1);
+    const en = issues[0] ?? "invalid body";
+    const messages = { en, zh: zh.length > 0 ? formatIssues(zh, { root: "(body)", lang: "zh" }) : "请求体无效" };
+    throw new AppError("invalid_input", 400, en, { details: { issues, messages } });
   }
   const body = parsed.data;
   const result = analyze(body.bars, {

@@ -6,6 +6,7 @@
  */
 import { Hono, type Context } from "hono";
 import { SymbolParam } from "../contracts/params";
+import { issuesInChinese } from "../contracts/errors";
 import { pathParam } from "../http/params";
 import { z } from "zod";
 import type { MarketBarsResponse, MarketSearchResponse } from "../contracts/market";
@@ -42,7 +43,9 @@ function parseQuery<S extends z.ZodType>(schema: S, query: Record<string, string
   const issue = parsed.error.issues[0];
   const field = issue?.path.map(String).join(".") || "query";
   const message = issue?.message.includes(":") ? issue.message : `${field}: ${issue?.message ?? "invalid"}`;
-  throw new AppError("invalid_input", 400, message, { details: { field } });
+  const zhIssue = issuesInChinese(schema, query, parsed.error.issues)[0]?.message ?? "无效";
+  const zh = /[:：]/.test(zhIssue) ? zhIssue : `${field}：${zhIssue}`;
+  throw new AppError("invalid_input", 400, message, { details: { field, messages: { en: message, zh } } });
 }
 
 /** Market routes, mounted at /api/market. */

@@ -38,7 +38,12 @@ function notFound(id: string): AppError {
 const RPC_STATUS = { not_found: 404, conflict: 409, invalid_input: 400 } as const;
 
 function rpcError(failure: RpcFailure): AppError {
-  return new AppError(failure.code, RPC_STATUS[failure.code], failure.message);
+  return new AppError(
+    failure.code,
+    RPC_STATUS[failure.code],
+    failure.message,
+    failure.messages ? { details: { messages: failure.messages } } : undefined,
+  );
 }
 
 /** Headers of the turn stream (CONTRACTS.md "The turn stream"). */

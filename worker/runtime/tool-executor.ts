@@ -179,7 +179,11 @@ async function runCall(call: PendingCall, env: ExecutorEnv, signal: AbortSignal)
 
   const started = Date.now();
   const run = await invokeTool(bound, input, env.deps, { ...env.context, toolCallId, signal });
-  if (run.kind === "invalid_input") return fail("invalid_input", run.message);
+  if (run.kind === "invalid_input") {
+    const failed = fail("invalid_input", env.lang === "zh" ? run.messages.zh : run.message);
+    const messages = bothMessages({ messages: run.messages });
+    return failed.kind === "error" && messages ? { ...failed, messages } : failed;
+  }
   ms = Date.now() - started;
   if (run.kind === "crashed") {
     if (signal.aborted) throw run.error;

@@ -6,7 +6,7 @@
  */
 import type { ModelMessage, UIMessageChunk } from "ai";
 import type { StoredUIMessage } from "../contracts/api";
-import { formatIssues } from "../contracts/errors";
+import { issueMessages } from "../contracts/errors";
 import type { Logger } from "../lib/log";
 import { findTool } from "../tools/registry";
 import { createApprovalGate } from "./approval-gate";
@@ -51,15 +51,25 @@ export interface TurnRefusal {
   ok: false;
   code: "not_found" | "conflict" | "invalid_input";
   message: string;
+  /** The message in both UI languages, when it was built in both (the envelope's `details.messages`). */
+  messages?: { en: string; zh: string };
 }
 
 /** An approval answer with its edited input checked against the tool's input schema. */
 export function checkDecision(toolName: string, answer: DecisionAnswer): ApprovalDecision | TurnRefusal {
   if (answer.decision !== "edit") return answer;
-  const parsed = findTool(toolName)?.spec.input.safeParse(answer.input);
-  if (!parsed?.success) {
-    const why = parsed ? formatIssues(parsed.error.issues) : "unknown tool";
-    return { ok: false, code: "invalid_input", message: `edited input is not valid for ${toolName}: ${why}` };
+  const schema = findTool(toolName)?.spec.input;
+  const parsed = schema?.safeParse(answer.input);
+  if (!schema || !parsed?.success) {
+    const why =
+      schema && parsed?.error
+        ? issueMessages(schema, answer.input, parsed.error.issues)
+        : { en: "unknown tool", zh: "未知工具" };
+    const messages = {
+      en: `edited input is not valid for ${toolName}: ${why.en}`,
+      zh: `修改后的参数对 ${toolName} 无效：${why.zh}`,
+    };
+    return { ok: false, code: "invalid_input", message: messages.en, messages };
   }
   return { decision: "edit", input: parsed.data };
 }

@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { MarketCode, SecurityKind, SymbolInfo } from "../contracts/market";
-import { decodeBarChunk, decodeBarColumnsMany, encodeBarChunks } from "../lib/bar-chunks";
+import { decodeBarColumnsMany, decodeBarsTail, encodeBarChunks } from "../lib/bar-chunks";
 import type { CachedColumns, CachedSeries, MarketCache } from "../ports/market-data";
 import type { Db } from "./db";
 import { marketBarChunks, marketSeries, marketSymbols } from "./schema";
@@ -56,10 +56,10 @@ function groupRows(rows: readonly SeriesChunkRow[], each: (meta: SeriesMeta, chu
   }
 }
 
-function toSeries(meta: SeriesMeta, chunks: string[]): CachedSeries {
+function toSeries(meta: SeriesMeta, chunks: string[], lastBars?: number): CachedSeries {
   return {
     symbolId: meta.symbolId,
-    bars: chunks.flatMap(decodeBarChunk),
+    bars: decodeBarsTail(chunks, lastBars),
     adjust: meta.adjust,
     origin: meta.origin,
     fetchedAt: meta.fetchedAt,
@@ -195,21 +195,55 @@ export class D1MarketCache implements MarketCache {
     }
   }
 
-  /** Every cached series of a market's stocks (kind `stock`), chunks from `fromYear` on; one statement. */
-  async seriesOfMarket(market: MarketCode, fromYear: number): Promise<CachedSeries[]> {
+  /**
+   * Every cached series of a market's stocks (kind `stock`), chunks from `fromYear` on; one statement.
+   * With `lastBars`, only each series' last `lastBars` bars: the first statement reads the chunks from
+   * the year of each series' last bar on, and only series those do not cover read their earlier
+   * chunks (from `fromYear`) in a second — the regime's 40-day read moves one chunk per symbol.
+   */
+  async seriesOfMarket(market: MarketCode, fromYear: number, lastBars?: number): Promise<CachedSeries[]> {
+    const newest = lastBars !== undefined;
     const rows = await this.#d1
       .prepare(
         `SELECT ${META_COLUMNS}, c.bars
          FROM market_series s
          JOIN market_symbols m ON m.id = s.symbol_id
-         LEFT JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id AND c.year >= ?2
+         LEFT JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id
+           AND c.year >= ${newest ? "max(?2, CAST(substr(s.last_date, 1, 4) AS INTEGER))" : "?2"}
          WHERE m.market = ?1 AND m.kind = 'stock'
          ORDER BY s.symbol_id, c.year`,
       )
       .bind(market, fromYear)
       .raw<SeriesChunkRow>();
-    const out: CachedSeries[] = [];
-    groupRows(rows, (meta, chunks) => out.push(toSeries(meta, chunks)));
+    const found: { meta: SeriesMeta; chunks: string[] }[] = [];
+    groupRows(rows, (meta, chunks) => found.push({ meta, chunks }));
+    const out = found.map((f) => toSeries(f.meta, f.chunks, lastBars));
+    if (newest) {
+      const short = found.filter((_, i) => (out[i]?.bars.length ?? 0) < lastBars);
+      const earlier = new Map<string, string[]>();
+      for (let i = 0; i < short.length; i += IDS_PER_READ) {
+        const older = await this.#d1
+          .prepare(
+            `SELECT c.symbol_id, c.bars
+             FROM json_each(?1) AS k
+             JOIN market_series s ON s.symbol_id = k.value
+             JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id
+               AND c.year >= ?2 AND c.year < CAST(substr(s.last_date, 1, 4) AS INTEGER)
+             ORDER BY c.symbol_id, c.year`,
+          )
+          .bind(JSON.stringify(short.slice(i, i + IDS_PER_READ).map((f) => f.meta.symbolId)), fromYear)
+          .raw<[string, string]>();
+        for (const [id, bars] of older) {
+          const list = earlier.get(id);
+          if (list) list.push(bars);
+          else earlier.set(id, [bars]);
+        }
+      }
+      found.forEach((f, i) => {
+        const before = earlier.get(f.meta.symbolId);
+        if (before) out[i] = toSeries(f.meta, [...before, ...f.chunks], lastBars);
+      });
+    }
     return out;
   }
 

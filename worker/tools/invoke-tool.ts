@@ -5,7 +5,7 @@
  * (runtime/tool-executor.ts) and MCP (tools/to-mcp.ts) call it; approvals, spills, MCP's size and
  * write limits stay with them.
  */
-import { formatIssues } from "../contracts/errors";
+import { issueMessages } from "../contracts/errors";
 import type { ErrorData } from "../lib/result";
 import type { BoundTool } from "./bind";
 import type { ToolContext, ToolDeps } from "./deps";
@@ -13,8 +13,8 @@ import type { ToolContext, ToolDeps } from "./deps";
 /** How one invocation ended. */
 export type ToolInvocation =
   | { kind: "ok"; value: unknown }
-  /** The arguments do not match the spec's input schema. */
-  | { kind: "invalid_input"; message: string }
+  /** The arguments do not match the spec's input schema (`message` in English; `messages` in both UI languages). */
+  | { kind: "invalid_input"; message: string; messages: { en: string; zh: string } }
   /** The handler answered `err(...)`: an expected failure the caller reads. */
   | { kind: "failed"; error: ErrorData }
   /** The handler threw (a bug, or the call was aborted). */
@@ -28,11 +28,14 @@ export async function invokeTool(
   context: ToolContext,
 ): Promise<ToolInvocation> {
   const parsed = bound.spec.input.safeParse(input);
-  if (!parsed.success)
-    return {
-      kind: "invalid_input",
-      message: `invalid arguments for ${bound.spec.name}: ${formatIssues(parsed.error.issues)}`,
+  if (!parsed.success) {
+    const issues = issueMessages(bound.spec.input, input, parsed.error.issues);
+    const messages = {
+      en: `invalid arguments for ${bound.spec.name}: ${issues.en}`,
+      zh: `${bound.spec.name} 的参数无效：${issues.zh}`,
     };
+    return { kind: "invalid_input", message: messages.en, messages };
+  }
   try {
     const result = await bound.handler(parsed.data, deps, context);
     return result.ok ? { kind: "ok", value: result.value } : { kind: "failed", error: result.error };

@@ -249,6 +249,35 @@ describe("signs of strength and weakness on real bars", () => {
   );
 });
 
+describe("phase D prints more than one sign of strength on real bars", () => {
+  it(
+    "reads a new high on a wide, heavy bar weeks after the SOS as a further SOS (SSE 2006-01)",
+    { timeout: 60_000 },
+    () => {
+      // The accumulation from the 2005-06-06 low (AR 1146.4) broke out on 2005-08-15; on 2006-01-12 a
+      // +1.3% bar on 1.32× volume closed at its high (cp 0.97) above the September high 1223.6, the
+      // highest high since the breakout: the markup carried on from phase D.
+      const bars = around("000001.sh", "2006-02-10", 1000, 0);
+      const a = read("000001.sh", bars);
+      const sos = a.events.filter((e) => e.type === "SOS" && e.date >= "2005-06-06");
+      const trail = a.events.map((e) => `${e.type}${e.variant ? `(${e.variant})` : ""}@${e.date}`).join(" ");
+      expect(sos.length, trail).toBe(2);
+      const [first, later] = sos;
+      expect(later?.variant, trail).toBe("markup");
+      expect(later?.confirmedAt).toBe(later?.date);
+      expect(barsBetween(bars, later?.date ?? "", "2006-01-19")).toBeLessThanOrEqual(5);
+      expect(barsBetween(bars, later?.date ?? "", first?.date ?? "")).toBeGreaterThanOrEqual(10);
+      const i0 = indexOnOrAfter(bars, first?.date ?? "");
+      const i1 = indexOnOrAfter(bars, later?.date ?? "");
+      for (let i = i0; i < i1; i++) expect(bars[i]?.high ?? 0).toBeLessThan(bars[i1]?.high ?? 0);
+      // Point in time: the day before, nothing of it is known, and the first SOS reads the same.
+      const before = read("000001.sh", bars.slice(0, i1));
+      const sosBefore = before.events.filter((e) => e.type === "SOS" && e.date >= "2005-06-06");
+      expect(sosBefore.map((e) => e.date)).toEqual([first?.date]);
+    },
+  );
+});
+
 describe("context decides the side on real bars", () => {
   it("reads the 2007 SSE top after a 250% advance as distribution, never re-accumulation", { timeout: 60_000 }, () => {
     // 6124 on 2007-10-16 after +250% from the yearly low; the reaction to 5462 came on lighter volume

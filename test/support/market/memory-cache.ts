@@ -44,10 +44,10 @@ export function createMemoryCache(init: { symbols?: SymbolInfo[]; series?: Cache
         const texts = s ? encodeBarChunks(s.bars).map((c) => c.bars) : null;
         return texts ? [{ symbolId: id, columns: decodeBarColumns(texts, lastBars) }] : [];
       }),
-    seriesOfMarket: async (market) =>
-      [...series.values()].filter(
-        (s) => symbols.get(s.symbolId)?.market === market && symbols.get(s.symbolId)?.kind === "stock",
-      ),
+    seriesOfMarket: async (market, _fromYear, lastBars) =>
+      [...series.values()]
+        .filter((s) => symbols.get(s.symbolId)?.market === market && symbols.get(s.symbolId)?.kind === "stock")
+        .map((s) => (lastBars === undefined ? s : { ...s, bars: s.bars.slice(-lastBars) })),
     async putSeries(s) {
       series.set(s.symbolId, { ...s, bars: [...s.bars] });
     },

@@ -11,6 +11,7 @@ import {
   decodeBarChunk,
   decodeBarColumns,
   decodeBarColumnsMany,
+  decodeBarsTail,
   encodeBarChunks,
   encodeBarChunksV1,
 } from "../../../worker/lib/bar-chunks";
@@ -129,7 +130,22 @@ describe("bar chunks", () => {
       expect(decodeBarChunk(bad), bad.slice(0, 60)).toEqual([]);
       const cols = decodeBarColumnsMany([[texts[0] ?? "", bad]])[0];
       expect(cols?.close.length).toBe(decodeBarChunk(texts[0] ?? "").length);
+      // Only the last 50 wanted: a corrupt newest chunk (even one whose header reads) is passed over
+      // for the one before it, and the series beside it in the same read is unaffected.
+      const [tail, beside] = decodeBarColumnsMany([[texts[0] ?? "", bad], texts], 50);
+      const older = decodeBarChunk(texts[0] ?? "").slice(-50);
+      expect([...(tail?.close ?? [])]).toEqual(older.map((b) => b.close));
+      expect(tail?.date).toEqual(older.map((b) => b.date));
+      expect([...(beside?.close ?? [])]).toEqual(texts.flatMap(decodeBarChunk).slice(-50).map((b) => b.close));
     }
+  });
+
+  it("decodeBarsTail is the last bars of every chunk decoded to bars", () => {
+    const series = bars(rng, tradingDays("2023-03-01", 500), true, "some");
+    const texts = encodeBarChunks(series).map((c) => c.bars);
+    for (const k of [1, 40, 200, 320, 1000]) same(decodeBarsTail(texts, k), series.slice(-k));
+    same(decodeBarsTail(texts), series);
+    same(decodeBarsTail(encodeBarChunksV1(series).map((c) => c.bars), 40), series.slice(-40));
   });
 
   it("v2 holds provider-like bars in well under half the JSON's bytes", () => {

@@ -261,6 +261,13 @@ describe("offline answers say what results mean", () => {
     expect(en).toContain("Sharpe 1.10");
     expect(en).toContain("max drawdown -12.50%");
     expect(en).toContain("Caveats: Survivorship");
+    expect(en).toContain("stop-loss/take-profit");
+    // In Chinese the kind and the exit mode are words, not the tool's name or the engine's code.
+    const withKind = { ...backtest, tasks: backtest.tasks.map((t) => ({ ...t, kind: "run_backtest" })) };
+    const zhBacktest = text(decide(options([user("查看后台任务"), ...toolTurn("check_background_tasks", withKind)])));
+    expect(zhBacktest).toContain("- 策略回测 `");
+    expect(zhBacktest).toContain("止损止盈");
+    expect(zhBacktest).not.toMatch(/run_backtest|sltp/);
   });
 
   it("reads a finished task's notification through check_background_tasks, in the conversation's language", () => {

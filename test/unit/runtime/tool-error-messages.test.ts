@@ -39,4 +39,42 @@ describe("bilingual tool errors", () => {
     expect(error.errorText).toBe("not_found: No offline data for US.AAPL.");
     expect(error.toolMetadata?.messages).toEqual(messages);
   });
+
+  it("says a schema failure in both languages: the same issues, zod's zh-CN locale, the schema's own message", async () => {
+    const key = "[bilingual-2]";
+    const spec = defineToolSpec({
+      name: "bars_for",
+      title: { zh: "K 线", en: "Bars" },
+      description: "needs a market and a day count",
+      input: z.object({
+        market: z.enum(["cn", "us"]),
+        days: z.number().int().min(1),
+        start: z.string().refine((s) => !Number.isNaN(Date.parse(s)), "date is not a real calendar day"),
+      }),
+      output: z.object({}),
+      annotations: { readOnly: true, concurrencySafe: true, requiresApproval: false, background: false },
+    });
+    const bad = { market: "mars", days: 0, start: "2026-13-45" };
+    scripted.server().push([{ toolCalls: [{ name: "bars_for", arguments: bad }] }, { text: "wrong input" }], key);
+    const run = await runHarnessTurn({
+      models: scripted.models(),
+      text: `bars please ${key}`,
+      tools: [bindTool(spec, async () => ({ ok: true, value: {} }) as never)],
+    });
+    const error = run.chunks.find((c) => c.type === "tool-output-error") as {
+      errorText: string;
+      toolMetadata?: { messages?: { en: string; zh: string } };
+    };
+    const messages = error.toolMetadata?.messages;
+    expect(messages?.en).toMatch(
+      /^invalid arguments for bars_for: market: .*; days: .*; start: date is not a real calendar day$/,
+    );
+    expect(error.errorText).toBe(`invalid_input: ${messages?.en}`);
+    expect(messages?.zh).toMatch(
+      /^bars_for 的参数无效：market: 无效选项：期望以下之一 "cn"\|"us"；days: 数值过小：期望 number >=1；start: 不是真实存在的日期$/,
+    );
+    // the Chinese text has no English words left but identifiers (field names, values, the tool's name)
+    const words = (messages?.zh ?? "").replace(/\b(bars_for|market|days|start|cn|us|number)\b/g, "");
+    expect(words).not.toMatch(/[A-Za-z]{3,}/);
+  });
 });

@@ -8,10 +8,10 @@ import type { Bar, Market } from "../../contracts/analysis";
 import type { BacktestInput, BacktestResult, BacktestTrade } from "../../contracts/backtest";
 import { marketRegime, type RegimeState } from "../market-regime";
 import { reduceFunnel } from "../screen/reduce-funnel";
-import type { SymbolMeta } from "../screen/symbol-features";
+import type { SymbolFeatures, SymbolMeta } from "../screen/symbol-features";
 import { navStats, tradeStats } from "./metrics";
 import type { TradeRules } from "./simulate-trade";
-import { featuresOfRow, WARMUP, type DayRow } from "./symbol-days";
+import { featuresOfRow, WARMUP, type DayRow, type TradeRow } from "./symbol-days";
 
 /** Position size by the signal day's regime (PARITY.md §2.5, WyckoffAgent's table; BULL = its RISK_ON). */
 export const REGIME_SIZING: Record<RegimeState, number> = {
@@ -90,16 +90,47 @@ export function createDayReplay(plan: DayReplayPlan) {
   ) {
     if (eligible === 0) return;
     const d = calendar[k] ?? "";
+    const tradeOf = new Map<string, TradeRow | null | 0>();
+    const feats = rows.map((r) => {
+      const meta = metaOf(r[0]);
+      tradeOf.set(meta.id, r[14]);
+      return featuresOfRow(r, meta, d);
+    });
+    decide(k, eligible, above, feats, tradeOf);
+  }
+
+  /**
+   * Day k from the L1 passers' features themselves (the single-call path, which has them at hand):
+   * the same decision as `day` on their rows, without packing and unpacking each one.
+   */
+  function dayOfFeatures(
+    k: number,
+    eligible: number,
+    above: number,
+    feats: readonly SymbolFeatures[],
+    trades: readonly (TradeRow | null | 0)[],
+  ) {
+    if (eligible === 0) return;
+    const tradeOf = new Map<string, TradeRow | null | 0>();
+    feats.forEach((f, i) => {
+      const trade = trades[i];
+      tradeOf.set(f.meta.id, trade === undefined ? 0 : trade);
+    });
+    decide(k, eligible, above, feats, tradeOf);
+  }
+
+  function decide(
+    k: number,
+    eligible: number,
+    above: number,
+    feats: readonly SymbolFeatures[],
+    tradeOf: ReadonlyMap<string, TradeRow | null | 0>,
+  ) {
+    const d = calendar[k] ?? "";
     breadth.push({ aboveMa20: (100 * above) / eligible });
     const regime = marketRegime(plan.index.slice(0, k + 1), {
       ...(plan.smallCap ? { smallCap: plan.smallCap.slice(0, k + 1) } : {}),
       breadth: breadth.slice(-10),
-    });
-    const byCode = new Map<string, DayRow>();
-    const feats = rows.map((r) => {
-      const meta = metaOf(r[0]);
-      byCode.set(meta.id, r);
-      return featuresOfRow(r, meta, d);
     });
     const outcome = reduceFunnel(feats, { limit: input.top_n, regime, maxCandidates: 200 });
     const size = REGIME_SIZING[regime.state];
@@ -113,7 +144,7 @@ export function createDayReplay(plan: DayReplayPlan) {
       if (held !== undefined && held >= d) continue;
       const sector = c.industry ?? "unclassified";
       if ((perSector.get(sector) ?? 0) >= 2) continue;
-      const trade = byCode.get(c.code)?.[14];
+      const trade = tradeOf.get(c.code);
       if (trade === undefined || trade === 0) continue;
       if (trade === null) {
         skipped++;
@@ -197,5 +228,5 @@ export function createDayReplay(plan: DayReplayPlan) {
     };
   }
 
-  return { day, result };
+  return { day, dayOfFeatures, result };
 }

@@ -9,10 +9,10 @@
 import type { BacktestInput, BacktestResult } from "../../contracts/backtest";
 import type { Bar, Market } from "../../contracts/analysis";
 import type { EngineParams } from "../params";
-import type { SymbolMeta } from "../screen/symbol-features";
+import type { SymbolFeatures, SymbolMeta } from "../screen/symbol-features";
 import type { BarColumns } from "../series";
 import { createDayReplay, replayWindow, tradeRules } from "./day-replay";
-import { dayIndex, prepareSymbol, symbolDay, WARMUP, type DayRow } from "./symbol-days";
+import { dayIndex, prepareSymbol, symbolDayFeatures, WARMUP, type BacktestSymbol, type TradeRow } from "./symbol-days";
 
 export { REGIME_SIZING } from "./day-replay";
 
@@ -41,9 +41,10 @@ export async function replayBacktest(
   params: EngineParams,
   checkpoint: Checkpoint = async () => true,
 ): Promise<BacktestResult | null> {
-  const prepared = u.symbols
-    .filter((x) => barCount(x.bars) > WARMUP)
-    .map((x) => prepareSymbol(x.meta, x.bars, u.market, params, u.index));
+  const prepared: BacktestSymbol[] = [];
+  for (const x of u.symbols)
+    if (barCount(x.bars) > WARMUP)
+      prepared.push(prepareSymbol(x.meta, x.bars, u.market, params, u.index, prepared[prepared.length - 1]));
   const calendar =
     u.index.length > 0 ? u.index.map((b) => b.date) : [...new Set(prepared.flatMap((p) => p.s.date))].sort();
   const { startK, endK } = replayWindow(calendar, input);
@@ -75,11 +76,6 @@ export async function replayBacktest(
     }
     return out;
   });
-  const metaOf = (sym: number): SymbolMeta => {
-    const p = prepared[sym];
-    if (!p) throw new Error(`no symbol ${sym} in the replay`);
-    return p.meta;
-  };
   for (let k = startK; k <= endK; k++) {
     if ((k - startK) % 10 === 0) {
       const pct = Math.round((100 * (k - startK)) / Math.max(1, endK - startK + 1));
@@ -87,16 +83,22 @@ export async function replayBacktest(
     }
     let eligible = 0;
     let above = 0;
-    const rows: DayRow[] = [];
-    prepared.forEach((p, sym) => {
+    // The L1 passers' features go to the day's reduce as they are (no row packing in one call).
+    const feats: SymbolFeatures[] = [];
+    const trades: (TradeRow | null | 0)[] = [];
+    for (let sym = 0; sym < prepared.length; sym++) {
+      const p = prepared[sym];
       const t = barOn[sym]?.[k - startK] ?? -1;
-      if (t < 0) return;
-      const answer = symbolDay(p, sym, t, ctx);
+      if (!p || t < 0) continue;
+      const answer = symbolDayFeatures(p, t, ctx);
       eligible++;
       if (answer.above) above++;
-      if (answer.row) rows.push(answer.row);
-    });
-    replay.day(k, eligible, above, rows, metaOf);
+      if (answer.f) {
+        feats.push(answer.f);
+        trades.push(answer.trade);
+      }
+    }
+    replay.dayOfFeatures(k, eligible, above, feats, trades);
   }
   return replay.result(prepared.length);
 }

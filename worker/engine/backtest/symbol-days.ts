@@ -8,7 +8,13 @@ import type { Bar, Market, TriggerType } from "../../contracts/analysis";
 import { funnelWindows, type FunnelWindows } from "../funnel";
 import type { EngineParams } from "../params";
 import { alignBenchmark } from "../relative-strength";
-import { amountsOf, symbolFeatures, type SymbolFeatures, type SymbolMeta } from "../screen/symbol-features";
+import {
+  amountsOf,
+  symbolFeatures,
+  type FeatureOptions,
+  type SymbolFeatures,
+  type SymbolMeta,
+} from "../screen/symbol-features";
 import { buildSeries, buildSeriesFromColumns, type BarColumns, type Series } from "../series";
 import { simulateTrade, type TradeRules } from "./simulate-trade";
 
@@ -23,30 +29,56 @@ export interface BacktestSymbol {
   amounts: ArrayLike<number>;
   bench: Float64Array;
   windows: FunnelWindows;
+  /** The feature options of the last context asked about (see `featureOptions`). */
+  options?: { ctx: DayContext; options: FeatureOptions };
 }
 
-/** Builds the series, date index, benchmark alignment and rolling windows of one symbol, once. */
+/** Same dates, in order (so a benchmark aligned to one is aligned to the other). */
+function sameDates(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Builds the series, date index, benchmark alignment and rolling windows of one symbol, once.
+ * `sameIndex`: a symbol prepared against the same `index`; when its dates are this symbol's, its
+ * aligned benchmark and the benchmark's rolling windows are reused (most of a market shares one
+ * calendar), the same arrays `alignBenchmark` and `funnelWindows` would build again.
+ */
 export function prepareSymbol(
   meta: SymbolMeta,
   bars: readonly Bar[] | BarColumns,
   market: Market,
   params: EngineParams,
   index: readonly Bar[],
+  sameIndex?: BacktestSymbol,
 ): BacktestSymbol {
   const columns = "close" in bars ? bars : null;
   const s = columns
     ? buildSeriesFromColumns(columns, market, params)
     : buildSeries(bars as readonly Bar[], market, params);
-  const bench = alignBenchmark(s.date, index);
-  const dateAt = new Map<string, number>();
-  for (let i = 0; i < s.n; i++) dateAt.set(s.date[i] ?? "", i);
+  const reuse = sameIndex && sameDates(sameIndex.s.date, s.date) ? sameIndex : null;
+  const bench = reuse ? reuse.bench : alignBenchmark(s.date, index);
+  const windows = reuse
+    ? { ...funnelWindows(s), bench20: reuse.windows.bench20, bench40: reuse.windows.bench40 }
+    : funnelWindows(s, bench);
+  // The date map is built on first use: the single call finds each day's bar by walking the dates.
+  let dateAt: Map<string, number> | undefined;
   return {
     meta,
     s,
-    at: dateAt,
+    get at(): Map<string, number> {
+      if (!dateAt) {
+        dateAt = new Map<string, number>();
+        for (let i = 0; i < s.n; i++) dateAt.set(s.date[i] ?? "", i);
+      }
+      return dateAt;
+    },
     amounts: columns ? columns.amount : amountsOf(bars as readonly Bar[]),
     bench,
-    windows: funnelWindows(s, bench),
+    windows,
   };
 }
 
@@ -96,33 +128,37 @@ export interface DayContext {
   rules: TradeRules;
 }
 
-/** The symbol on bar t: whether it is above its MA20 (breadth) and its row when it passes L1. */
-export function symbolDay(
-  p: BacktestSymbol,
-  sym: number,
-  t: number,
-  ctx: DayContext,
-): { above: boolean; row: DayRow | null } {
-  const f: SymbolFeatures = symbolFeatures(
-    p.s,
-    t,
-    p.meta,
-    {
-      market: ctx.market,
-      params: ctx.params,
-      bench: p.bench,
-      triggerLookback: 1,
-      breadthDays: 1,
-      triggersOnlyForL2: true,
-      windows: p.windows,
-    },
-    p.amounts,
-  );
+/** A symbol's answer on one day before it is packed into a row: its features when it passes L1, and its trade. */
+export interface DayFeatures {
+  above: boolean;
+  /** The funnel features (L1 passers only). */
+  f: SymbolFeatures | null;
+  /** The trade it would make (null when unfillable; 0 without a trigger). */
+  trade: TradeRow | null | 0;
+}
+
+/** The symbol's feature options for a context, built once per symbol and context (not per day). */
+function featureOptions(p: BacktestSymbol, ctx: DayContext): FeatureOptions {
+  const cached = p.options;
+  if (cached && cached.ctx === ctx) return cached.options;
+  const options: FeatureOptions = {
+    market: ctx.market,
+    params: ctx.params,
+    bench: p.bench,
+    triggerLookback: 1,
+    breadthDays: 1,
+    triggersOnlyForL2: true,
+    windows: p.windows,
+  };
+  p.options = { ctx, options };
+  return options;
+}
+
+/** The symbol on bar t: whether it is above its MA20 (breadth), its features when it passes L1 and its trade. */
+export function symbolDayFeatures(p: BacktestSymbol, t: number, ctx: DayContext): DayFeatures {
+  const f: SymbolFeatures = symbolFeatures(p.s, t, p.meta, featureOptions(p, ctx), p.amounts);
   const above = f.aboveMa20[0] === true;
-  if (!f.l1.pass) return { above, row: null };
-  let mask = 0;
-  for (const c of f.channels) mask |= 1 << CHANNELS.indexOf(c as (typeof CHANNELS)[number]);
-  const triggers = f.triggers.map((x) => TRIGGER_TYPES.indexOf(x.type) * 2 + (x.status === "confirmed" ? 1 : 0));
+  if (!f.l1.pass) return { above, f: null, trade: 0 };
   let trade: TradeRow | null | 0 = 0;
   if (f.triggers.length > 0) {
     const sim = simulateTrade(p.s, t, { ...ctx.rules, lastIndex: p.s.n - 1 });
@@ -137,6 +173,21 @@ export function symbolDay(
         ]
       : null;
   }
+  return { above, f, trade };
+}
+
+/** The symbol on bar t: whether it is above its MA20 (breadth) and its row when it passes L1. */
+export function symbolDay(
+  p: BacktestSymbol,
+  sym: number,
+  t: number,
+  ctx: DayContext,
+): { above: boolean; row: DayRow | null } {
+  const { above, f, trade } = symbolDayFeatures(p, t, ctx);
+  if (!f) return { above, row: null };
+  let mask = 0;
+  for (const c of f.channels) mask |= 1 << CHANNELS.indexOf(c as (typeof CHANNELS)[number]);
+  const triggers = f.triggers.map((x) => TRIGGER_TYPES.indexOf(x.type) * 2 + (x.status === "confirmed" ? 1 : 0));
   const row: DayRow = [
     sym,
     f.close,

@@ -342,7 +342,7 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
       if (members === null) return [];
       const [symbols, series] = await Promise.all([
         o.cache.listSymbols(market, "stock"),
-        o.cache.seriesOfMarket(market, fromYear),
+        o.cache.seriesOfMarket(market, fromYear, days),
       ]);
       const byId = new Map(series.map((s) => [s.symbolId, s]));
       const out: { symbol: SymbolInfo; bars: Bar[] }[] = [];

@@ -293,8 +293,8 @@ function describeBacktest(r: Rec, lang: Lang): string[] {
   const lines = [
     T(
       lang,
-      `回测 ${md(r.period)}（${md(r.universe)}，持有 ${num(r.hold_days, 0)} 天，每日前 ${num(r.top_n, 0)} 名，${md(r.exit_mode)}）：${num(r.trades, 0)} 笔交易，胜率 ${num(r.win_rate_pct)}%，平均 ${pct(r.avg_ret_pct)}，中位数 ${pct(r.median_ret_pct)}，夏普 ${num(r.sharpe_ratio)}，最大回撤 ${num(r.max_drawdown_pct)}%，Calmar ${num(r.calmar_ratio)}，CVaR95 ${num(r.cvar95_pct)}%，组合总收益 ${pct(r.portfolio_total_ret_pct)}。`,
-      `Backtest ${md(r.period)} (${md(r.universe)}, hold ${num(r.hold_days, 0)} days, top ${num(r.top_n, 0)} per day, ${md(r.exit_mode)}): ${num(r.trades, 0)} trades, win rate ${num(r.win_rate_pct)}%, mean ${pct(r.avg_ret_pct)}, median ${pct(r.median_ret_pct)}, Sharpe ${num(r.sharpe_ratio)}, max drawdown ${num(r.max_drawdown_pct)}%, Calmar ${num(r.calmar_ratio)}, CVaR95 ${num(r.cvar95_pct)}%, portfolio total ${pct(r.portfolio_total_ret_pct)}.`,
+      `回测 ${md(r.period)}（${md(r.universe)}，持有 ${num(r.hold_days, 0)} 天，每日前 ${num(r.top_n, 0)} 名，${EXIT_MODE[String(r.exit_mode)]?.zh ?? md(r.exit_mode)}）：${num(r.trades, 0)} 笔交易，胜率 ${num(r.win_rate_pct)}%，平均 ${pct(r.avg_ret_pct)}，中位数 ${pct(r.median_ret_pct)}，夏普 ${num(r.sharpe_ratio)}，最大回撤 ${num(r.max_drawdown_pct)}%，Calmar ${num(r.calmar_ratio)}，CVaR95 ${num(r.cvar95_pct)}%，组合总收益 ${pct(r.portfolio_total_ret_pct)}。`,
+      `Backtest ${md(r.period)} (${md(r.universe)}, hold ${num(r.hold_days, 0)} days, top ${num(r.top_n, 0)} per day, ${EXIT_MODE[String(r.exit_mode)]?.en ?? md(r.exit_mode)}): ${num(r.trades, 0)} trades, win rate ${num(r.win_rate_pct)}%, mean ${pct(r.avg_ret_pct)}, median ${pct(r.median_ret_pct)}, Sharpe ${num(r.sharpe_ratio)}, max drawdown ${num(r.max_drawdown_pct)}%, Calmar ${num(r.calmar_ratio)}, CVaR95 ${num(r.cvar95_pct)}%, portfolio total ${pct(r.portfolio_total_ret_pct)}.`,
     ),
   ];
   const caveats = Array.isArray(r.caveats) ? r.caveats.map((c: unknown) => md(caveatText(String(c), lang))) : [];
@@ -321,7 +321,7 @@ function describeTaskResult(kind: unknown, result: unknown, lang: Lang): string[
           .map((d) => `${md(d.action)} ${md(d.code)} ${num(d.shares, 0)}`)
           .join("; ") || T(lang, "无订单", "no orders")),
     ];
-  return [T(lang, `任务 ${md(kind)} 已有结果。`, `The ${md(kind)} task has a result.`)];
+  return [T(lang, `任务 ${kindTitle(kind, "zh")} 已有结果。`, `The ${kindTitle(kind, "en")} task has a result.`)];
 }
 
 const STATUS: Record<string, { zh: string; en: string }> = {
@@ -339,7 +339,7 @@ function describeTasks(o: Rec, lang: Lang): string[] {
   for (const t of tasks.slice(0, 8)) {
     const status = STATUS[String(t.status)]?.[lang] ?? md(t.status);
     lines.push(
-      `- ${md(t.kind)} \`${String(t.id).replace(/`/g, "")}\`${T(lang, "：", ": ")}${status}${t.error ? ` — ${md(taskFailureText(String(t.error), lang))}` : ""}`,
+      `- ${kindTitle(t.kind, lang)} \`${String(t.id).replace(/`/g, "")}\`${T(lang, "：", ": ")}${status}${t.error ? ` — ${md(taskFailureText(String(t.error), lang))}` : ""}`,
     );
     if (tasks.length === 1 || t.result !== undefined) lines.push(...describeTaskResult(t.kind, t.result, lang));
   }
@@ -350,8 +350,8 @@ function describeAccepted(o: Rec, lang: Lang): string[] {
   return [
     T(
       lang,
-      `后台任务 \`${String(o.task_id).replace(/`/g, "")}\`（${md(o.kind)}）已提交，完成后结果会作为通知出现在这个对话里；也可以问“查看后台任务”。`,
-      `Background task \`${String(o.task_id).replace(/`/g, "")}\` (${md(o.kind)}) is queued; its result will arrive in this chat as a notification, or ask "check background tasks".`,
+      `后台任务 \`${String(o.task_id).replace(/`/g, "")}\`（${kindTitle(o.kind, "zh")}）已提交，完成后结果会作为通知出现在这个对话里；也可以问“查看后台任务”。`,
+      `Background task \`${String(o.task_id).replace(/`/g, "")}\` (${kindTitle(o.kind, "en")}) is queued; its result will arrive in this chat as a notification, or ask "check background tasks".`,
     ),
   ];
 }
@@ -431,6 +431,18 @@ function describeError(output: unknown): string {
   if (isRecord(output) && isRecord(output.error)) return md(output.error.message ?? output.error.code);
   return md(typeof output === "string" ? output : JSON.stringify(output));
 }
+
+/** A task kind (a background tool's name) as a person reads it. */
+function kindTitle(kind: unknown, lang: Lang): string {
+  return TOOL_TITLE[String(kind)]?.[lang] ?? md(kind);
+}
+
+/** A backtest's exit mode (`contracts/backtest.ts` ExitMode) in words. */
+const EXIT_MODE: Record<string, { zh: string; en: string }> = {
+  sltp: { zh: "止损止盈", en: "stop-loss/take-profit" },
+  close_only: { zh: "仅按收盘退出", en: "close only" },
+  atr: { zh: "ATR 止损", en: "ATR stops" },
+};
 
 const TOOL_TITLE: Record<string, { zh: string; en: string }> = {
   analyze_stock: { zh: "个股诊断", en: "Stock analysis" },
