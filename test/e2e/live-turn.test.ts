@@ -104,6 +104,20 @@ describe("live turns (scripted model)", () => {
     await page.close();
   });
 
+  it("says an edited input's schema problem in Chinese in the Chinese UI", async () => {
+    const page = await openPage(browser, appUrl);
+    await page.getByRole("button", { name: "中文" }).click();
+    const dialog = await approvalRound(page, "mk-zhedit", "草稿标题");
+    await dialog.getByRole("button", { name: "修改输入" }).click();
+    await dialog.getByLabel(/title/).fill("   ");
+    await dialog.getByRole("button", { name: "用修改后的输入运行" }).click();
+    await expect.poll(() => dialog.getByRole("alert").textContent()).toContain("输入不符合工具要求：");
+    const alert = (await dialog.getByRole("alert").textContent()) ?? "";
+    expect(alert).toContain("title: 数值过小"); // zod's zh-CN locale on the same issue
+    expect(alert).not.toMatch(/Too small|expected/i);
+    await page.close();
+  });
+
   it("keeps a pending approval across a reload", async () => {
     const page = await openPage(browser, appUrl);
     await approvalRound(page, "mk-approval-reload", "After reload");

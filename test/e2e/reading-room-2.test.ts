@@ -202,6 +202,9 @@ describe("reading room, second pass", () => {
       const view = page.getByTestId("backtest-view");
       await view.waitFor();
       expect(await view.innerText()).toContain("SIM.0002");
+      // The run line names the exit mode in words, not the engine's code.
+      expect(await view.innerText()).toContain(lang === "zh" ? "止损止盈" : "stop-loss/take-profit");
+      expect(await view.innerText()).not.toContain("sltp");
       expect(await view.getByTestId("backtest-metrics").innerText()).toContain(
         lang === "zh" ? "最大回撤" : "Max drawdown",
       );

@@ -250,7 +250,13 @@ describe("whole-market read from the store", () => {
   it("seriesOfMarket with lastBars equals the full read's last bars, a corrupt newest chunk read past", async () => {
     const full = await cache.seriesOfMarket("SIM", 0);
     expect(full.length).toBeGreaterThan(100);
-    const lastYear = (id: string) => Number(full.find((s) => s.symbolId === id)?.bars.at(-1)?.date.slice(0, 4));
+    const lastYear = (id: string) =>
+      Number(
+        full
+          .find((s) => s.symbolId === id)
+          ?.bars.at(-1)
+          ?.date.slice(0, 4),
+      );
     const check = async (k: number, expected: typeof full) => {
       const tail = await cache.seriesOfMarket("SIM", 0, k);
       expect(tail.map((s) => s.symbolId)).toEqual(expected.map((s) => s.symbolId));
@@ -272,7 +278,12 @@ describe("whole-market read from the store", () => {
     await set(corrupt);
     try {
       const broken = await cache.seriesOfMarket("SIM", 0);
-      expect(broken.find((s) => s.symbolId === victim)?.bars.at(-1)?.date.slice(0, 4)).toBe(String(lastYear(victim) - 1));
+      expect(
+        broken
+          .find((s) => s.symbolId === victim)
+          ?.bars.at(-1)
+          ?.date.slice(0, 4),
+      ).toBe(String(lastYear(victim) - 1));
       for (const k of [40, 300]) await check(k, broken);
     } finally {
       await set(row?.bars ?? "");

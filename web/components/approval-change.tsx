@@ -7,6 +7,7 @@
  */
 import type { PortfolioPreview, Position } from "@contracts/portfolio";
 import { PortfolioChange } from "@contracts/portfolio";
+import { formatIssues, issuesInChinese, type Issue } from "@contracts/errors";
 import type { WorkspaceStat } from "@contracts/api";
 import { useEffect, useState } from "react";
 import { accountApi, errorMessage } from "../lib/api-client";
@@ -84,13 +85,21 @@ function positionText(
   return `${num(p.shares, 0)} @ ${num(p.cost)}${p.stop !== null ? ` · ${t("changeStop", { v: num(p.stop) })}` : ""}`;
 }
 
+/** The first reason a change does not parse, in the UI's language (`formatIssues`, zod's zh-CN locale in Chinese). */
+function refusedIssue(input: unknown, issues: readonly Issue[], lang: "zh" | "en"): string {
+  const first = lang === "zh" ? issuesInChinese(PortfolioChange, input, issues).slice(0, 1) : issues.slice(0, 1);
+  return first.length > 0 ? formatIssues(first, lang === "zh" ? { lang } : {}) : "?";
+}
+
 function PortfolioChangeView({ input }: { input: unknown }) {
-  const { t, f } = useDeskT();
+  const { t, f, lang } = useDeskT();
   const parsed = PortfolioChange.safeParse(input);
   const key = JSON.stringify(input);
   const got = useLoaded<PortfolioPreview>(parsed.success ? () => accountApi.previewChange(parsed.data) : null, key);
   if (!parsed.success)
-    return <p className="inline-error">{t("changeRefused", { error: parsed.error.issues[0]?.message ?? "?" })}</p>;
+    return (
+      <p className="inline-error">{t("changeRefused", { error: refusedIssue(input, parsed.error.issues, lang) })}</p>
+    );
   if (!got || got.state === "loading") return <p className="muted small">{t("changeLoading")}</p>;
   if (got.state === "failed")
     return (

@@ -4,7 +4,7 @@
  * driven by the message state, so after a reload the pending approval opens it again.
  */
 import type { ApprovalBody } from "@contracts/api";
-import { formatIssues } from "@contracts/errors";
+import { formatIssues, issuesInChinese } from "@contracts/errors";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { z } from "zod";
 import { errorMessage } from "../lib/api-client";
@@ -66,7 +66,11 @@ export function ApprovalDialog({
     if (spec) {
       const parsed = spec.input.safeParse(value);
       if (!parsed.success) {
-        setProblem(`${t("invalidInput")} ${formatIssues(parsed.error.issues)}`);
+        const issues =
+          lang === "zh"
+            ? formatIssues(issuesInChinese(spec.input, value, parsed.error.issues), { lang: "zh" })
+            : formatIssues(parsed.error.issues);
+        setProblem(`${t("invalidInput")} ${issues}`);
         return;
       }
     }

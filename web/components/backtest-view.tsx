@@ -8,6 +8,9 @@ import { caveatText, exitReasonText } from "@contracts/server-text";
 import { useDeskT, type DeskKey } from "../lib/desk-strings";
 import { ChartLink } from "./screening-view";
 
+/** A backtest's exit mode (`contracts/backtest.ts` ExitMode) as words. */
+const EXIT_KEY = { sltp: "exitSltp", close_only: "exitCloseOnly", atr: "exitAtr" } as const;
+
 const W = 640;
 const H = 200;
 const PAD = 28;
@@ -85,8 +88,8 @@ export function BacktestView({ result }: { result: BacktestResult }) {
   return (
     <section className="result-view" data-testid="backtest-view" aria-label={t("backtestTitle")}>
       <p className="muted small">
-        {result.universe} · {result.period} · {result.exit_mode} · {t("holdDays", { n: result.hold_days })} ·{" "}
-        {t("topN", { n: result.top_n })}
+        {result.universe} · {result.period} · {t(EXIT_KEY[result.exit_mode])} · {t("holdDays", { n: result.hold_days })}{" "}
+        · {t("topN", { n: result.top_n })}
       </p>
       <h3>{t("metrics")}</h3>
       <dl className="metric-grid" data-testid="backtest-metrics">

@@ -16,10 +16,13 @@ export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEven
   if (st.lastAwayIndex <= st.lastStIndex || st.lastAwayIndex >= i) return null;
   const low = at(s.low, i);
   const dist = Math.abs(low - st.climaxPrice) / st.climaxPrice;
-  if (dist > p.stBand * scale || low <= st.support * (1 - p.springMinPen * scale)) return null;
+  if (low <= st.support * (1 - p.springMinPen * scale)) return null;
+  const higher = dist > p.stBand * scale;
+  if (higher && !(low > st.climaxPrice && low - st.climaxPrice <= p.stZone * (st.resistance - st.support))) return null;
   const vol = at(s.volume, i);
   const sr = at(s.sr, i);
   if (vol > p.stMaxVolShare * st.climaxVol || !(sr < st.climaxSr)) return null;
+  if (higher && !(at(s.vr, i) <= p.stZoneVr)) return null;
   if (at(s.close, i) < st.climaxPrice * 0.99 || !isSwingLow(s, i, 3, 2)) return null;
   const volShare = vol / st.climaxVol;
   return {
@@ -33,8 +36,10 @@ export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEven
       [0.3, margin(p.stBand * scale - dist, 0, p.stBand * scale)],
     ]),
     reasons: [
-      `low within ${fpct(dist)} of the SC low (≤ ${fpct(p.stBand * scale)})`,
-      `volume ${fpct(volShare)} of the SC volume (≤ ${fpct(p.stMaxVolShare)}), narrower spread`,
+      higher
+        ? `higher low ${fpct(dist)} above the SC low, in the lower ${fpct(p.stZone)} of the range`
+        : `low within ${fpct(dist)} of the SC low (≤ ${fpct(p.stBand * scale)})`,
+      `volume ${fpct(volShare)} of the SC volume (≤ ${fpct(p.stMaxVolShare)})${higher ? `, ${fx(at(s.vr, i))} the 20-bar average` : ""}, narrower spread`,
       "held: the next two lows were higher",
     ],
   };

@@ -14,9 +14,13 @@ export function detectDistST(ctx: ScanContext, st: Structure, t: number): RawEve
   if (st.lastAwayIndex <= st.lastStIndex || st.lastAwayIndex >= i) return null;
   const high = at(s.high, i);
   const dist = Math.abs(high - st.climaxPrice) / st.climaxPrice;
-  if (dist > p.stBand * scale || high >= st.resistance * (1 + p.springMinPen * scale)) return null;
+  if (high >= st.resistance * (1 + p.springMinPen * scale)) return null;
+  const lower = dist > p.stBand * scale;
+  if (lower && !(high < st.climaxPrice && st.climaxPrice - high <= p.stZoneDist * (st.resistance - st.support)))
+    return null;
   const vol = at(s.volume, i);
   if (vol > p.stMaxVolShare * st.climaxVol || !(at(s.sr, i) < st.climaxSr)) return null;
+  if (lower && !(at(s.vr, i) <= p.stZoneVr)) return null;
   if (at(s.close, i) > st.climaxPrice * 1.01 || !isSwingHigh(s, i, 3, 2)) return null;
   return {
     type: "ST",
@@ -29,7 +33,9 @@ export function detectDistST(ctx: ScanContext, st: Structure, t: number): RawEve
       [0.3, margin(p.stBand * scale - dist, 0, p.stBand * scale)],
     ]),
     reasons: [
-      `high within ${fpct(dist)} of the BC high (≤ ${fpct(p.stBand * scale)})`,
+      lower
+        ? `lower high ${fpct(dist)} under the BC high, in the upper ${fpct(p.stZoneDist)} of the range`
+        : `high within ${fpct(dist)} of the BC high (≤ ${fpct(p.stBand * scale)})`,
       `volume ${fpct(vol / st.climaxVol)} of the BC volume, narrower spread`,
       "rejected: the next two highs were lower",
     ],

@@ -33,6 +33,15 @@ export interface EngineParams {
   stBand: number;
   stMaxVolShare: number;
   stWindow: number;
+  /**
+   * ST as a higher low (lower high): a test that holds above the SC low (under the BC high) by more
+   * than `stBand`, within the `stZone` share of the range's height nearest the climax, on volume at
+   * most `stZoneVr` × the 20-bar average (a test on lower volume, not a new leg of supply or demand).
+   */
+  stZone: number;
+  stZoneVr: number;
+  /** `stZone` for distribution (a lower high under the BC); 0 turns the variant off. */
+  stZoneDist: number;
   /** Spring / UTAD: minimum bars after AR, minimum and maximum penetration, reclaim window. */
   springMinBarsAfterAr: number;
   springMinPen: number;
@@ -132,6 +141,13 @@ export const DEFAULT_PARAMS: EngineParams = {
   stBand: 0.02,
   stMaxVolShare: 0.8,
   stWindow: 40,
+  // The zone is the 35% of the range the scan already treats as "not yet away" from the climax side;
+  // real suite: ST .17/.60 → .22/.67 (SSE 2008-12-31, 9% above the SC low on 0.51×), nothing else
+  // moves. The distribution mirror is off (0): at tops it read lower highs in downtrends as tests
+  // and moved 13 readings to the wrong side.
+  stZone: 0.35,
+  stZoneVr: 0.8,
+  stZoneDist: 0,
   springMinBarsAfterAr: 15,
   springMinPen: 0.005,
   springMaxPen: 0.05,

@@ -240,7 +240,13 @@ function encodeColumn(values: readonly number[]): [string, string] {
   const k = scaleOf(values);
   if (k < 0) return ["r", values.map((v) => (Number.isNaN(v) ? "!" : String(v))).join(",")];
   const f = POW10[k] ?? 1;
-  return [String(k), encodeDeltas(values.map((v) => (Number.isNaN(v) ? v : Math.round(v * f))), true)];
+  return [
+    String(k),
+    encodeDeltas(
+      values.map((v) => (Number.isNaN(v) ? v : Math.round(v * f))),
+      true,
+    ),
+  ];
 }
 
 function encodeV2(year: number, list: readonly Bar[]): string | null {

@@ -13,7 +13,7 @@ import { formatSynthetic, scoreSynthetic, type SyntheticScore } from "../../supp
 const REAL_FLOORS: Record<Group, { recall: number; precision: number }> = {
   "SC/BC": { recall: 0.58, precision: 0.88 },
   AR: { recall: 0.44, precision: 0.53 },
-  ST: { recall: 0.17, precision: 0.6 },
+  ST: { recall: 0.21, precision: 0.66 },
   "Spring/UTAD": { recall: 0.6, precision: 0.6 },
   "SOS/SOW": { recall: 0.31, precision: 0.71 },
 };

@@ -136,7 +136,12 @@ describe("bar chunks", () => {
       const older = decodeBarChunk(texts[0] ?? "").slice(-50);
       expect([...(tail?.close ?? [])]).toEqual(older.map((b) => b.close));
       expect(tail?.date).toEqual(older.map((b) => b.date));
-      expect([...(beside?.close ?? [])]).toEqual(texts.flatMap(decodeBarChunk).slice(-50).map((b) => b.close));
+      expect([...(beside?.close ?? [])]).toEqual(
+        texts
+          .flatMap(decodeBarChunk)
+          .slice(-50)
+          .map((b) => b.close),
+      );
     }
   });
 
@@ -145,7 +150,13 @@ describe("bar chunks", () => {
     const texts = encodeBarChunks(series).map((c) => c.bars);
     for (const k of [1, 40, 200, 320, 1000]) same(decodeBarsTail(texts, k), series.slice(-k));
     same(decodeBarsTail(texts), series);
-    same(decodeBarsTail(encodeBarChunksV1(series).map((c) => c.bars), 40), series.slice(-40));
+    same(
+      decodeBarsTail(
+        encodeBarChunksV1(series).map((c) => c.bars),
+        40,
+      ),
+      series.slice(-40),
+    );
   });
 
   it("v2 holds provider-like bars in well under half the JSON's bytes", () => {

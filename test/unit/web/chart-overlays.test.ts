@@ -1,4 +1,6 @@
 /** Chart overlays are computed from the analysis object alone: markers, TR band, phase spans, price lines. */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import type { Analysis } from "@contracts/analysis";
 import { describe, expect, it } from "vitest";
 import { analysisOf, chartDays } from "../../../web/lib/analysis-of";
@@ -95,6 +97,20 @@ describe("chartOverlays", () => {
     expect(variantText("exit", "zh")).toBe("离区");
     expect(variantText("#3", "zh")).toBe("#3");
     expect(variantText("exit")).toBe("exit");
+  });
+
+  it("has a Chinese label for every event variant the engine writes", () => {
+    const engine = path.resolve(import.meta.dirname, "../../../worker/engine");
+    const variants = new Set<string>();
+    for (const file of readdirSync(engine, { recursive: true, encoding: "utf8" })) {
+      if (!file.endsWith(".ts")) continue;
+      for (const m of readFileSync(path.join(engine, file), "utf8").matchAll(/variant: *"([^"]+)"/g))
+        variants.add(m[1]!);
+    }
+    expect([...variants].sort()).toEqual(["absorption", "exit", "markdown", "markup"]);
+    for (const v of variants) expect(variantText(v, "zh"), v).not.toBe(v);
+    expect(variantText("markup", "zh")).toBe("续涨");
+    expect(variantText("markdown", "zh")).toBe("续跌");
   });
 });
 
