@@ -8,21 +8,11 @@ import { at, nanArray, type NumSeries } from "./numeric";
 export function rsiWilder(close: NumSeries, n = 14): Float64Array {
   const out = nanArray(close.length);
   if (close.length <= n) return out;
-  let gain = 0;
-  let loss = 0;
-  for (let i = 1; i <= n; i++) {
-    const d = at(close, i) - at(close, i - 1);
-    if (d > 0) gain += d;
-    else loss -= d;
-  }
-  gain /= n;
-  loss /= n;
-  out[n] = loss === 0 ? 100 : 100 - 100 / (1 + gain / loss);
+  const w = wilderSeed(close, n);
+  out[n] = rsiOf(w);
   for (let i = n + 1; i < close.length; i++) {
-    const d = at(close, i) - at(close, i - 1);
-    gain = (gain * (n - 1) + (d > 0 ? d : 0)) / n;
-    loss = (loss * (n - 1) + (d < 0 ? -d : 0)) / n;
-    out[i] = loss === 0 ? 100 : 100 - 100 / (1 + gain / loss);
+    wilderStep(w, at(close, i) - at(close, i - 1), n);
+    out[i] = rsiOf(w);
   }
   return out;
 }
@@ -30,6 +20,19 @@ export function rsiWilder(close: NumSeries, n = 14): Float64Array {
 /** `rsiWilder(close, n)` at its last bar only (the same recursion, no array): NaN when too short. */
 export function rsiWilderLast(close: NumSeries, n = 14): number {
   if (close.length <= n) return Number.NaN;
+  const w = wilderSeed(close, n);
+  for (let i = n + 1; i < close.length; i++) wilderStep(w, at(close, i) - at(close, i - 1), n);
+  return rsiOf(w);
+}
+
+/** Wilder's running average gain and loss. */
+interface Wilder {
+  gain: number;
+  loss: number;
+}
+
+/** The seed: the plain mean gain and loss of the first `n` changes (bars 1..n). */
+function wilderSeed(close: NumSeries, n: number): Wilder {
   let gain = 0;
   let loss = 0;
   for (let i = 1; i <= n; i++) {
@@ -37,14 +40,17 @@ export function rsiWilderLast(close: NumSeries, n = 14): number {
     if (d > 0) gain += d;
     else loss -= d;
   }
-  gain /= n;
-  loss /= n;
-  for (let i = n + 1; i < close.length; i++) {
-    const d = at(close, i) - at(close, i - 1);
-    gain = (gain * (n - 1) + (d > 0 ? d : 0)) / n;
-    loss = (loss * (n - 1) + (d < 0 ? -d : 0)) / n;
-  }
-  return loss === 0 ? 100 : 100 - 100 / (1 + gain / loss);
+  return { gain: gain / n, loss: loss / n };
+}
+
+/** One bar of Wilder's smoothing: avg ← (avg·(n−1) + x) / n for the gain and the loss of change `d`. */
+function wilderStep(w: Wilder, d: number, n: number): void {
+  w.gain = (w.gain * (n - 1) + (d > 0 ? d : 0)) / n;
+  w.loss = (w.loss * (n - 1) + (d < 0 ? -d : 0)) / n;
+}
+
+function rsiOf(w: Wilder): number {
+  return w.loss === 0 ? 100 : 100 - 100 / (1 + w.gain / w.loss);
 }
 
 /** k-bar return C_t / C_{t−k} − 1 (NaN for t < k); `into` is filled instead of a new array. */

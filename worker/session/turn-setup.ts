@@ -16,15 +16,17 @@ import { lastUserText } from "../runtime/transcript";
 import type { unansweredCalls } from "../runtime/turn-replay";
 import { createDb } from "../storage/db";
 import { matchHints } from "../lib/match-hints";
-import { D1HintRepo } from "../storage/hint-repo";
+import { D1HintRepo, hintsQuery, toHint, type Hint } from "../storage/hint-repo";
+import { settingsQuery } from "../storage/model-settings-repo";
+import type { StoredSkill } from "../ports/skill-store";
 import { R2SpillStore } from "../storage/r2-spill-store";
-import { D1SkillRepo } from "../storage/skill-repo";
+import { D1SkillRepo, ownSkillsQuery, skillsFrom } from "../storage/skill-repo";
 import { MODEL_TOOLS } from "../tools/registry";
 import { memoryPorts } from "./session-memory";
 import { createToolDeps } from "./tool-deps";
 import type { BoundTool } from "../tools/bind";
 import type { MemoryRecall, RecalledMemories } from "../ports/memory-recall";
-import { userModelChain } from "./user-models";
+import { userModelChain, userModelChainOf } from "./user-models";
 
 /** The profile definitions checked against the registry (both static: once per isolate). */
 let profilesChecked: ReturnType<typeof validateProfiles> | undefined;
@@ -77,6 +79,35 @@ function withRecallStarted(
   };
 }
 
+/**
+ * The set-up's D1 reads — the user's skills, the hints, their model settings — as one D1 batch: D1
+ * answers a worker's requests one at a time, so three concurrent reads cost three round trips and a
+ * batch one (with the recall's batch beside it, two before the model call instead of four). Should
+ * the batch fail, each read runs alone as before: skills and hints degrade to none (logged), a
+ * failing settings read fails the turn.
+ */
+async function setUpReads(
+  o: Pick<TurnSetupInput, "env" | "config" | "log" | "userId">,
+  db: ReturnType<typeof createDb>,
+  skills: D1SkillRepo,
+): Promise<[StoredSkill[], Hint[], Awaited<ReturnType<typeof userModelChain>>]> {
+  // The user's own model (Settings → Model) or the deployment's default; sub-agents and pipeline
+  // steps run on this chain too.
+  let read;
+  try {
+    read = await db.batch([ownSkillsQuery(db, o.userId), hintsQuery(db, o.userId), settingsQuery(db, o.userId)]);
+  } catch (error) {
+    o.log.warn("setup_batch_failed", { error });
+    return Promise.all([
+      skills.list(o.userId).catch((e: unknown) => (o.log.warn("skills_unavailable", { error: e }), [])),
+      new D1HintRepo(db).list(o.userId).catch((e: unknown) => (o.log.warn("hints_unavailable", { error: e }), [])),
+      userModelChain(o.env.DB, o.config, o.userId, o.log),
+    ]);
+  }
+  const [own, hintRows, settings] = read;
+  return [skillsFrom(own), hintRows.map(toHint), await userModelChainOf(settings[0] ?? null, o.config, o.log)];
+}
+
 /** What the DO hands over to set a turn up. */
 export interface TurnSetupInput {
   env: Env;
@@ -110,13 +141,7 @@ export async function setUpTurn(
   const memory = recalls
     ? withRecallStarted(ports.memory, { userId: o.userId, sessionId: o.sessionId, text: question })
     : ports.memory;
-  const [skillList, hints, chain] = await Promise.all([
-    skills.list(o.userId).catch((error: unknown) => (o.log.warn("skills_unavailable", { error }), [])),
-    new D1HintRepo(db).list(o.userId).catch((error: unknown) => (o.log.warn("hints_unavailable", { error }), [])),
-    // The user's own model (Settings → Model) or the deployment's default; sub-agents and pipeline
-    // steps run on this chain too.
-    userModelChain(o.env.DB, o.config, o.userId, o.log),
-  ]);
+  const [skillList, hints, chain] = await setUpReads(o, db, skills);
   const system = buildSystemPrompt({ profilePrompt: profile.prompt, skillsReminder: skillsReminder(skillList) });
   const context = turnContext({ now: o.host.now(), hints: matchHints(hints, question).map((h) => h.text) });
   const tools = profileTools(profile);

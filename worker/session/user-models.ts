@@ -49,13 +49,17 @@ async function endpointOf(
 
 /** The user's own endpoints, or the deployment's default when they saved none. */
 export async function effectiveModels(d1: D1Database, config: Config, userId: string): Promise<EffectiveModels> {
+  return effectiveModelsOf(await new D1ModelSettings(createDb(d1)).get(userId), config);
+}
+
+/** The endpoints of a settings row already read (null: the user saved none, the default applies). */
+export async function effectiveModelsOf(row: ModelSettingsRow | null, config: Config): Promise<EffectiveModels> {
   const fallbackToDefault: EffectiveModels = {
     source: "default",
     model: config.model,
     fallbackModel: config.fallbackModel,
     contextWindowOverride: config.contextWindowOverride,
   };
-  const row = await new D1ModelSettings(createDb(d1)).get(userId);
   if (!row) return fallbackToDefault;
   let opened: KeyBox | undefined;
   const box = async () => (opened ??= await KeyBox.create(config.modelKeysSecret));
@@ -84,7 +88,22 @@ export async function userModelChain(
   userId: string,
   log: Logger,
 ): Promise<{ models: ModelChain; contextWindowOverride: number | undefined }> {
-  const effective = await effectiveModels(d1, config, userId);
+  return chainOf(await effectiveModels(d1, config, userId), log);
+}
+
+/** The model chain of a settings row already read (a turn's set-up reads it in its D1 batch). */
+export async function userModelChainOf(
+  row: ModelSettingsRow | null,
+  config: Config,
+  log: Logger,
+): Promise<{ models: ModelChain; contextWindowOverride: number | undefined }> {
+  return chainOf(await effectiveModelsOf(row, config), log);
+}
+
+function chainOf(
+  effective: EffectiveModels,
+  log: Logger,
+): { models: ModelChain; contextWindowOverride: number | undefined } {
   if (effective.problem) {
     log.warn("user_model_unavailable", { problem: effective.problem });
     return { models: unavailableModels(effective.problem), contextWindowOverride: undefined };

@@ -8,7 +8,16 @@ export type { Hint };
 
 type Row = typeof promptHints.$inferSelect;
 
-function toHint(r: Row): Hint {
+/** The shipped hints and the user's own: one query, so a turn's set-up can put it in a D1 batch. */
+export function hintsQuery(db: Db, userId: string) {
+  return db
+    .select()
+    .from(promptHints)
+    .where(inArray(promptHints.ownerId, ["*", userId]));
+}
+
+/** A stored hint row as the prompt reads it. */
+export function toHint(r: Row): Hint {
   return {
     id: r.id,
     keywords: r.keywords
@@ -26,11 +35,7 @@ export class D1HintRepo {
 
   /** Shipped hints and the user's own. */
   async list(userId: string): Promise<Hint[]> {
-    const rows = await this.db
-      .select()
-      .from(promptHints)
-      .where(inArray(promptHints.ownerId, ["*", userId]));
-    return rows.map(toHint);
+    return (await hintsQuery(this.db, userId)).map(toHint);
   }
 
   /** Adds a hint of the user's. */

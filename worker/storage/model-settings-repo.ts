@@ -6,12 +6,17 @@ import { userModelSettings } from "./schema";
 /** A stored row (keys still sealed). */
 export type ModelSettingsRow = typeof userModelSettings.$inferSelect;
 
+/** The user's settings row (none or one): one query, so a turn's set-up can put it in a D1 batch. */
+export function settingsQuery(db: Db, ownerId: string) {
+  return db.select().from(userModelSettings).where(eq(userModelSettings.ownerId, ownerId)).limit(1);
+}
+
 /** The user's model settings in D1. */
 export class D1ModelSettings {
   constructor(private readonly db: Db) {}
 
   async get(ownerId: string): Promise<ModelSettingsRow | null> {
-    return (await this.db.query.userModelSettings.findFirst({ where: eq(userModelSettings.ownerId, ownerId) })) ?? null;
+    return (await settingsQuery(this.db, ownerId))[0] ?? null;
   }
 
   /** Creates or replaces the user's row. */

@@ -6,20 +6,25 @@ import type { Skill } from "../runtime/skills/skill";
 import type { Db } from "./db";
 import { userSkills } from "./schema";
 
+/** The user's own skill rows by name: one query, so a turn's set-up can put it in a D1 batch. */
+export function ownSkillsQuery(db: Db, userId: string) {
+  return db.select().from(userSkills).where(eq(userSkills.ownerId, userId)).orderBy(asc(userSkills.name));
+}
+
+/** The skills a user sees: the built-ins, then their own rows (`ownSkillsQuery`). */
+export function skillsFrom(own: readonly (typeof userSkills.$inferSelect)[]): StoredSkill[] {
+  return [
+    ...BUILTIN_SKILLS,
+    ...own.map((r) => ({ name: r.name, description: r.description, body: r.body, builtin: false })),
+  ];
+}
+
 /** Skills in D1. */
 export class D1SkillRepo implements SkillStore {
   constructor(private readonly db: Db) {}
 
   async list(userId: string): Promise<StoredSkill[]> {
-    const own = await this.db
-      .select()
-      .from(userSkills)
-      .where(eq(userSkills.ownerId, userId))
-      .orderBy(asc(userSkills.name));
-    return [
-      ...BUILTIN_SKILLS,
-      ...own.map((r) => ({ name: r.name, description: r.description, body: r.body, builtin: false })),
-    ];
+    return skillsFrom(await ownSkillsQuery(this.db, userId));
   }
 
   async get(userId: string, name: string): Promise<StoredSkill | null> {

@@ -131,4 +131,37 @@ describe("backtest paths", () => {
       expect(one?.trades).toBeGreaterThan(5);
       expect(JSON.stringify(one)).toBe(JSON.stringify(rows));
     });
+
+  it("reports progress every ten days in order and stops when the checkpoint says so", async () => {
+    const u = universe();
+    const input = BacktestInput.parse({ hold_days: 10, top_n: 3 });
+    const { startK, endK } = replayWindow(
+      u.index.map((b) => b.date),
+      input,
+    );
+    const seen: [number, string][] = [];
+    const full = await replayBacktest(
+      { market: "CN", label: "SIM", simulated: true, ...u },
+      input,
+      resolveParams(),
+      async (pct, detail) => {
+        seen.push([pct, detail]);
+        return true;
+      },
+    );
+    expect(full).not.toBeNull();
+    const expected: [number, string][] = [];
+    for (let k = startK; k <= endK; k += 10)
+      expected.push([Math.round((100 * (k - startK)) / (endK - startK + 1)), `replaying ${u.cal[k] ?? ""}`]);
+    expect(seen).toEqual(expected);
+    let calls = 0;
+    const stopped = await replayBacktest(
+      { market: "CN", label: "SIM", simulated: true, ...u },
+      input,
+      resolveParams(),
+      async () => ++calls < 3,
+    );
+    expect(stopped).toBeNull();
+    expect(calls).toBe(3);
+  });
 });

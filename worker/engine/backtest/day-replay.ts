@@ -67,6 +67,15 @@ export function tradeRules(input: BacktestInput, market: Market): TradeRules {
   };
 }
 
+/**
+ * Records a row's trade by code, the last row of a code winning. Only codes with a trigger (trade
+ * ≠ 0) are stored, plus a later trigger-less row overriding one: a code absent from the map reads as
+ * 0, so lookups answer as a map of every row would, with a few entries a day instead of thousands.
+ */
+function noteTrade(map: Map<string, TradeRow | null | 0>, code: string, trade: TradeRow | null | 0): void {
+  if (trade !== 0 || map.has(code)) map.set(code, trade);
+}
+
 /** The portfolio replay over days fed in calendar order. */
 export function createDayReplay(plan: DayReplayPlan) {
   const { calendar, input } = plan;
@@ -93,7 +102,7 @@ export function createDayReplay(plan: DayReplayPlan) {
     const tradeOf = new Map<string, TradeRow | null | 0>();
     const feats = rows.map((r) => {
       const meta = metaOf(r[0]);
-      tradeOf.set(meta.id, r[14]);
+      noteTrade(tradeOf, meta.id, r[14]);
       return featuresOfRow(r, meta, d);
     });
     decide(k, eligible, above, feats, tradeOf);
@@ -114,7 +123,7 @@ export function createDayReplay(plan: DayReplayPlan) {
     const tradeOf = new Map<string, TradeRow | null | 0>();
     feats.forEach((f, i) => {
       const trade = trades[i];
-      tradeOf.set(f.meta.id, trade === undefined ? 0 : trade);
+      noteTrade(tradeOf, f.meta.id, trade === undefined ? 0 : trade);
     });
     decide(k, eligible, above, feats, tradeOf);
   }

@@ -27,6 +27,9 @@ export interface ReplayUniverse {
   smallCap?: readonly Bar[];
 }
 
+/** Replay days answered together per symbol (see the loop below). */
+const DAY_BLOCK = 10;
+
 /** Progress and cancellation: called every few days; answer false to stop. */
 export type Checkpoint = (pct: number, detail: string) => Promise<boolean>;
 
@@ -76,29 +79,42 @@ export async function replayBacktest(
     }
     return out;
   });
-  for (let k = startK; k <= endK; k++) {
-    if ((k - startK) % 10 === 0) {
-      const pct = Math.round((100 * (k - startK)) / Math.max(1, endK - startK + 1));
-      if (!(await checkpoint(pct, `replaying ${calendar[k] ?? ""}`))) return null;
-    }
-    let eligible = 0;
-    let above = 0;
-    // The L1 passers' features go to the day's reduce as they are (no row packing in one call).
-    const feats: SymbolFeatures[] = [];
-    const trades: (TradeRow | null | 0)[] = [];
+  // Days are answered in blocks, symbol by symbol within a block: each symbol's columns are read
+  // for several consecutive days while they are in cache, instead of once a day across the whole
+  // market. Every day still sees its L1 passers in universe order; the decisions run day by day.
+  for (let k0 = startK; k0 <= endK; k0 += DAY_BLOCK) {
+    const k1 = Math.min(endK, k0 + DAY_BLOCK - 1);
+    const days = Array.from({ length: k1 - k0 + 1 }, () => ({
+      eligible: 0,
+      above: 0,
+      feats: [] as SymbolFeatures[],
+      trades: [] as (TradeRow | null | 0)[],
+    }));
     for (let sym = 0; sym < prepared.length; sym++) {
       const p = prepared[sym];
-      const t = barOn[sym]?.[k - startK] ?? -1;
-      if (!p || t < 0) continue;
-      const answer = symbolDayFeatures(p, t, ctx);
-      eligible++;
-      if (answer.above) above++;
-      if (answer.f) {
-        feats.push(answer.f);
-        trades.push(answer.trade);
+      const on = barOn[sym];
+      if (!p || !on) continue;
+      for (let k = k0; k <= k1; k++) {
+        const t = on[k - startK] ?? -1;
+        const day = days[k - k0];
+        if (t < 0 || !day) continue;
+        const answer = symbolDayFeatures(p, t, ctx);
+        day.eligible++;
+        if (answer.above) day.above++;
+        if (answer.f) {
+          day.feats.push(answer.f);
+          day.trades.push(answer.trade);
+        }
       }
     }
-    replay.dayOfFeatures(k, eligible, above, feats, trades);
+    for (let k = k0; k <= k1; k++) {
+      if ((k - startK) % 10 === 0) {
+        const pct = Math.round((100 * (k - startK)) / Math.max(1, endK - startK + 1));
+        if (!(await checkpoint(pct, `replaying ${calendar[k] ?? ""}`))) return null;
+      }
+      const day = days[k - k0];
+      if (day) replay.dayOfFeatures(k, day.eligible, day.above, day.feats, day.trades);
+    }
   }
   return replay.result(prepared.length);
 }
