@@ -223,33 +223,41 @@ describe("reading room, second pass", () => {
     }, 150_000);
   }
 
-  it("7: the offline screening result opens as layer counts and a candidate table linking to charts; on a phone the panel is a drawer", async () => {
-    const page = await open(offlineUrl, { width: 390 });
-    await startChat(page, "screen the market");
-    const toggle = page.getByTestId("tasks-toggle");
-    await toggle.waitFor();
-    expect(await toggle.isVisible()).toBe(true);
-    await toggle.click();
-    const panel = page.getByTestId("tasks-panel");
-    await expect.poll(() => panel.getByTestId("task-item").count(), { timeout: 30_000 }).toBeGreaterThan(0);
-    await expect
-      .poll(() => panel.getByTestId("task-status").first().innerText(), { timeout: 120_000, interval: 500 })
-      .toBe("succeeded");
-    await snap(page, "tasks-drawer-phone-en");
-    await panel.getByTestId("view-result").first().click();
-    const view = page.getByTestId("screening-view");
-    await view.waitFor();
-    const layers = page.getByTestId("layer-table").locator("tbody tr");
-    expect(await layers.count()).toBe(6);
-    const candidates = page.getByTestId("candidate-row");
-    if ((await candidates.count()) > 0) {
-      const link = candidates.first().getByTestId("chart-link");
-      expect(await link.getAttribute("href")).toMatch(/^\/analysis\//);
-    } else expect(await view.innerText()).toContain("No candidates");
-    await snap(page, "screening-view-phone-en");
-    expect(page.errors).toEqual([]);
-    await page.context().close();
-  }, 200_000);
+  for (const lang of ["en", "zh"] as const) {
+    it(`7 (${lang}): the offline screening result opens as layer counts, the regime and a candidate table linking to charts; on a phone the panel is a drawer`, async () => {
+      const zh = lang === "zh";
+      const page = await open(offlineUrl, { lang, width: 390 });
+      await startChat(page, zh ? "筛选市场" : "screen the market");
+      const toggle = page.getByTestId("tasks-toggle");
+      await toggle.waitFor();
+      expect(await toggle.isVisible()).toBe(true);
+      await toggle.click();
+      const panel = page.getByTestId("tasks-panel");
+      await expect.poll(() => panel.getByTestId("task-item").count(), { timeout: 30_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(() => panel.getByTestId("task-status").first().innerText(), { timeout: 120_000, interval: 500 })
+        .toBe(zh ? "已完成" : "succeeded");
+      await snap(page, `tasks-drawer-phone-${lang}`);
+      await panel.getByTestId("view-result").first().click();
+      const view = page.getByTestId("screening-view");
+      await view.waitFor();
+      const text = await view.innerText();
+      // The regime line and the headings in the reader's language.
+      expect(text).toMatch(zh ? /大盘：(?:牛市|中性|谨慎|避险|崩跌|修复|修复确认)/ : /regime: [a-z]/);
+      expect(text).toContain(zh ? "各层数量" : "Per-layer counts");
+      if (zh) expect(text).not.toMatch(/regime|Per-layer|simulated|Candidates/);
+      const layers = page.getByTestId("layer-table").locator("tbody tr");
+      expect(await layers.count()).toBe(6);
+      const candidates = page.getByTestId("candidate-row");
+      if ((await candidates.count()) > 0) {
+        const link = candidates.first().getByTestId("chart-link");
+        expect(await link.getAttribute("href")).toMatch(/^\/analysis\//);
+      } else expect(text).toContain(zh ? "没有候选股。" : "No candidates");
+      await snap(page, `screening-view-phone-${lang}`);
+      expect(page.errors).toEqual([]);
+      await page.context().close();
+    }, 200_000);
+  }
 
   for (const [lang, width] of [
     ["en", 1280],
