@@ -297,35 +297,48 @@ describe("reading room, second pass", () => {
     }, 90_000);
   }
 
-  it("9: slash menu Enter sends; copy and export a message; the theme switch darkens the page and the chart", async () => {
-    const page = await open(offlineUrl, { lang: "zh" });
-    const box = page.getByTestId("composer");
-    await box.click();
-    await box.pressSequentially("/checkup");
-    await page.getByTestId("skill-menu").waitFor();
-    await box.press("Enter");
-    await page.waitForURL(/\/c\/s_/);
-    await expect.poll(() => page.getByTestId("user-message").first().innerText()).toContain("/checkup");
-    await expect.poll(() => page.getByTestId("composer-busy").count(), { timeout: 60_000 }).toBe(0);
-    const answer = page.getByTestId("assistant-message").last();
-    await answer.getByTestId("copy-message").click();
-    await expect.poll(() => answer.getByTestId("copy-message").innerText()).toContain("已复制");
-    const download = page.waitForEvent("download");
-    await page.getByTestId("export-transcript").click();
-    const file = await download;
-    expect(file.suggestedFilename()).toMatch(/\.md$/);
-    const text = await (await file.createReadStream()).toArray();
-    expect(Buffer.concat(text).toString("utf8")).toContain("/checkup");
-    // Theme: the switch sets a dark page regardless of the system.
-    const theme = page.getByTestId("theme-switch");
-    await theme.click();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
-    const bg = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--bg").trim());
-    expect(bg).toBe("#141518");
-    await page.goto(`${offlineUrl}/analysis/SIM.0002`);
-    await expect.poll(() => page.getByTestId("chart").getAttribute("data-ready"), { timeout: 30_000 }).toBe("true");
-    await snap(page, "chart-dark-zh");
-    expect(page.errors).toEqual([]);
-    await page.context().close();
-  }, 120_000);
+  for (const lang of ["zh", "en"] as const) {
+    it(`9 (${lang}): slash menu Enter sends; copy and export a message; the theme switch darkens the page and the chart`, async () => {
+      const zh = lang === "zh";
+      const page = await open(offlineUrl, { lang });
+      const box = page.getByTestId("composer");
+      await box.click();
+      await box.pressSequentially("/checkup");
+      const menu = page.getByTestId("skill-menu");
+      await menu.waitFor();
+      await expect.poll(() => menu.innerText()).toContain(zh ? "Enter/Tab 补全" : "Enter/Tab complete");
+      await box.press("Enter");
+      await page.waitForURL(/\/c\/s_/);
+      await expect.poll(() => page.getByTestId("user-message").first().innerText()).toContain("/checkup");
+      await expect.poll(() => page.getByTestId("composer-busy").count(), { timeout: 60_000 }).toBe(0);
+      const answer = page.getByTestId("assistant-message").last();
+      const copy = answer.getByTestId("copy-message");
+      await expect.poll(() => copy.innerText()).toBe(zh ? "复制" : "Copy");
+      await copy.click();
+      await expect.poll(() => copy.innerText()).toBe(zh ? "✓ 已复制" : "✓ Copied");
+      const exportButton = page.getByTestId("export-transcript");
+      await expect.poll(() => exportButton.innerText()).toBe(zh ? "导出对话" : "Export transcript");
+      const download = page.waitForEvent("download");
+      await exportButton.click();
+      const file = await download;
+      expect(file.suggestedFilename()).toMatch(/\.md$/);
+      const markdown = Buffer.concat(await (await file.createReadStream()).toArray()).toString("utf8");
+      expect(markdown).toContain("/checkup");
+      // The transcript's speaker headings in the reader's language.
+      expect(markdown).toContain(zh ? "## 你\n" : "## You\n");
+      expect(markdown).toContain(zh ? "## 助手\n" : "## Agent\n");
+      // Theme: the switch sets a dark page regardless of the system, and says so in the reader's language.
+      const theme = page.getByTestId("theme-switch");
+      await theme.click();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+      await expect.poll(() => theme.getAttribute("aria-label")).toBe(zh ? "外观：深色" : "Theme: Dark");
+      const bg = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--bg").trim());
+      expect(bg).toBe("#141518");
+      await page.goto(`${offlineUrl}/analysis/SIM.0002`);
+      await expect.poll(() => page.getByTestId("chart").getAttribute("data-ready"), { timeout: 30_000 }).toBe("true");
+      await snap(page, `chart-dark-${lang}`);
+      expect(page.errors).toEqual([]);
+      await page.context().close();
+    }, 120_000);
+  }
 });
