@@ -330,7 +330,7 @@ describe("reading room, second pass", () => {
       // Theme: the switch sets a dark page regardless of the system, and says so in the reader's language.
       const theme = page.getByTestId("theme-switch");
       await theme.click();
-      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
       await expect.poll(() => theme.getAttribute("aria-label")).toBe(zh ? "外观：深色" : "Theme: Dark");
       const bg = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--bg").trim());
       expect(bg).toBe("#141518");
