@@ -9,22 +9,13 @@
 import { Lexer, type Token, type Tokens } from "marked";
 import { Fragment, memo, useMemo, type ReactNode } from "react";
 import remend from "remend";
+import { decodeEntities } from "../lib/markdown-text";
 
 const SAFE_URL = /^(?:https?:|mailto:|\/(?!\/)|#)/i;
 
 function safeHref(href: string): string | null {
   const h = href.trim();
   return SAFE_URL.test(h) ? h : null;
-}
-
-/** `marked` keeps entities in `text` of escapes and code; decode the few it writes. */
-function decode(text: string): string {
-  return text
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&");
 }
 
 function inline(tokens: readonly Token[] | undefined, key = "i"): ReactNode {
@@ -41,7 +32,7 @@ function inlineToken(t: Token, key: string): ReactNode {
     case "del":
       return <del>{inline(t.tokens, key)}</del>;
     case "codespan":
-      return <code>{decode(t.text)}</code>;
+      return <code>{decodeEntities(t.text)}</code>;
     case "br":
       return <br />;
     case "link": {
@@ -66,9 +57,9 @@ function inlineToken(t: Token, key: string): ReactNode {
       );
     }
     case "text":
-      return "tokens" in t && t.tokens ? inline(t.tokens, key) : decode(t.text);
+      return "tokens" in t && t.tokens ? inline(t.tokens, key) : decodeEntities(t.text);
     case "escape":
-      return decode(t.text);
+      return decodeEntities(t.text);
     case "html":
       // shown as written, never parsed
       return t.raw;
@@ -112,7 +103,7 @@ function blockToken(t: Token, key: string): ReactNode {
     case "paragraph":
       return <p>{inline(t.tokens, key)}</p>;
     case "text":
-      return <p>{"tokens" in t && t.tokens ? inline(t.tokens, key) : decode(t.text)}</p>;
+      return <p>{"tokens" in t && t.tokens ? inline(t.tokens, key) : decodeEntities(t.text)}</p>;
     case "code":
       return (
         <pre>
