@@ -26,15 +26,16 @@ import * as schema from "./schema";
 
 type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
 
-/** The runtime's memory ports for one turn. */
+/** The runtime's memory ports for one turn (`recallD1`: the database the recall reads through). */
 export function memoryPorts(
   d1: D1Database,
   log: Logger,
   defer: (work: Promise<unknown>) => void,
+  recallD1: D1Database = d1,
 ): { memory: MemoryRecall; memoryFlush: MemoryFlush } {
   const store = memoryStoreOf(d1);
   return {
-    memory: createMemoryRecall({ store, now: Date.now, log, defer }),
+    memory: createMemoryRecall({ store: recallD1 === d1 ? store : memoryStoreOf(recallD1), now: Date.now, log, defer }),
     memoryFlush: createMemoryFlush({ store, now: Date.now, log }),
   };
 }

@@ -22,6 +22,7 @@ import type { StoredSkill } from "../ports/skill-store";
 import { R2SpillStore } from "../storage/r2-spill-store";
 import { D1SkillRepo, ownSkillsQuery, skillsFrom } from "../storage/skill-repo";
 import { MODEL_TOOLS } from "../tools/registry";
+import { coalescingD1 } from "./d1-batcher";
 import { memoryPorts } from "./session-memory";
 import { createToolDeps } from "./tool-deps";
 import type { BoundTool } from "../tools/bind";
@@ -135,13 +136,15 @@ export async function setUpTurn(
   const db = createDb(o.env.DB);
   const skills = new D1SkillRepo(db);
   const question = lastUserText(o.transcript.history);
-  const ports = memoryPorts(o.env.DB, o.log, o.host.waitUntil);
+  // The recall's batch and the set-up reads' batch leave in one D1 round trip (d1-batcher.ts).
+  const together = coalescingD1(o.env.DB);
+  const ports = memoryPorts(o.env.DB, o.log, o.host.waitUntil, together);
   // The loop recalls for a new turn with a question (never on resume, never in a pipeline).
   const recalls = !o.resume && profile.runtime !== "pipeline" && o.transcript.history.some((m) => m.role === "user");
   const memory = recalls
     ? withRecallStarted(ports.memory, { userId: o.userId, sessionId: o.sessionId, text: question })
     : ports.memory;
-  const [skillList, hints, chain] = await setUpReads(o, db, skills);
+  const [skillList, hints, chain] = await setUpReads(o, createDb(together), skills);
   const system = buildSystemPrompt({ profilePrompt: profile.prompt, skillsReminder: skillsReminder(skillList) });
   const context = turnContext({ now: o.host.now(), hints: matchHints(hints, question).map((h) => h.text) });
   const tools = profileTools(profile);
