@@ -8,7 +8,12 @@
  * - the screening funnel from the store: per batch of 100 symbols (as each fan-out batch does) one
  *   `getColumnsMany` read, chunk decode into columns and the map phase (`screenFeatures`: L1, L2
  *   channels, returns, L4 triggers), then the reduce (`reduceFunnel`: RPS, L2 with RPS, L3 sectors,
- *   L4/L5, allocation) over all of them.
+ *   L4/L5, allocation) over all of them;
+ * - the whole-market snapshot (storage/market-snapshot-repo.ts): its build from the chunks, a cold
+ *   load (R2 read, gunzip, parse, every series' last 320 bars decoded into columns — per 500 series,
+ *   as a consumer takes them), and the same funnel reading through the snapshot (cold: the isolate's
+ *   parsed copy dropped before each run, so each run includes the R2 read; warm: parsed once);
+ *   gzip against an uncompressed object, bytes per symbol.
  *
  * Wall time (workerd gives no CPU clock; its timer advances on I/O, so each timed span ends with an
  * awaited D1 round trip). Median, mean and p90 over the runs; `growth` is the per-symbol cost against
@@ -22,6 +27,11 @@ import { reduceFunnel } from "../../worker/engine/screen/reduce-funnel";
 import { encodeBarChunks } from "../../worker/lib/bar-chunks";
 import { createDb } from "../../worker/storage/db";
 import { D1MarketCache } from "../../worker/storage/market-cache-repo";
+import {
+  forgetLoadedSnapshots,
+  MarketSnapshots,
+  type SnapshotCompression,
+} from "../../worker/storage/market-snapshot-repo";
 import { benchUniverse } from "../support/market-universe";
 import { median, timing, type Metric } from "../support/record";
 
@@ -104,6 +114,14 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
   const loads = new Map<number, number[]>();
   const funnels = new Map<number, number[]>();
   const regime = new Map<number, number[]>();
+  const snapLoads = new Map<SnapshotCompression, Map<number, number[]>>([
+    ["gzip", new Map()],
+    ["none", new Map()],
+  ]);
+  const snapFunnels = new Map<number, number[]>();
+  const snapFunnelsWarm = new Map<number, number[]>();
+  const builds = new Map<number, number[]>();
+  const sizes = new Map<string, number>();
   for (const n of SIZES) {
     await fill(u, n);
     const runs = n > 1000 ? 3 : 5;
@@ -136,6 +154,53 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
       }),
     );
     expect(scanned).toBe(n);
+
+    const text = await env.DB.prepare("SELECT sum(length(bars)) AS b FROM market_bar_chunks").first<{ b: number }>();
+    sizes.set(`chunks_${n}`, text?.b ?? 0);
+    // The snapshot: built from the chunks (gzip and uncompressed), loaded cold, the funnel through it.
+    for (const compression of ["none", "gzip"] as const) {
+      const snapshots = new MarketSnapshots(env.DB, env.SPILLS, { compression });
+      const viaSnapshot = new D1MarketCache(createDb(env.DB), snapshots);
+      let built = 0;
+      const buildTimes = await timed(1, async () => {
+        const b = await viaSnapshot.rebuildSnapshot("CN", null, 0);
+        expect(b?.published).toBe(true);
+        built = b?.bytes ?? 0;
+        sizes.set(`raw_${n}`, b?.rawBytes ?? 0);
+      });
+      sizes.set(`${compression}_${n}`, built);
+      if (compression === "gzip") builds.set(n, buildTimes);
+      let loadedBars = 0;
+      snapLoads.get(compression)?.set(
+        n,
+        await timed(runs, async () => {
+          forgetLoadedSnapshots();
+          const snap = await snapshots.current("CN");
+          const ids = snap?.ids ?? [];
+          loadedBars = 0;
+          for (let i = 0; i < ids.length; i += 500)
+            for (const s of snap?.columnsMany(ids.slice(i, i + 500), BARS) ?? []) loadedBars += s.columns.close.length;
+        }),
+      );
+      expect(loadedBars).toBe(n * BARS);
+      if (compression !== "gzip") continue;
+      const screen = async () => {
+        const features = [];
+        for (let i = 0; i < symbols.length; i += 100)
+          features.push(...(await screenFeatures(viaSnapshot, symbols.slice(i, i + 100), UNIVERSE, u.index)));
+        scanned = reduceFunnel(features, { limit: 12, index: u.index }).summary.total_scanned;
+      };
+      snapFunnels.set(
+        n,
+        await timed(runs, async () => {
+          forgetLoadedSnapshots();
+          await screen();
+        }),
+      );
+      expect(scanned).toBe(n);
+      snapFunnelsWarm.set(n, await timed(runs, screen));
+      expect(scanned).toBe(n);
+    }
   }
   await reportSizes(
     "market_cached_bars",
@@ -158,4 +223,51 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
     500,
     funnels,
   );
+  await reportSizes(
+    "market_snapshot_load",
+    "whole-market load from the snapshot (gzip, R2)",
+    `forget the isolate's parsed snapshot, then one D1 read of the snapshot's row, one R2 get, gunzip (DecompressionStream), parse, and every series' last ${BARS} bars decoded into typed-array columns (per 500 series)`,
+    1000,
+    snapLoads.get("gzip") ?? new Map(),
+  );
+  await reportSizes(
+    "market_snapshot_load_raw",
+    "whole-market load from the snapshot (uncompressed, R2)",
+    `as market_snapshot_load, the object stored without compression (no gunzip)`,
+    1000,
+    snapLoads.get("none") ?? new Map(),
+  );
+  await reportSizes(
+    "market_snapshot_build",
+    "whole-market snapshot build from the chunks (gzip)",
+    "chunkSeriesOfMarket (one statement, every chunk decoded into columns) + encode + gzip + R2 put + the guarded D1 publish (one run)",
+    60_000,
+    builds,
+  );
+  await reportSizes(
+    "funnel_snapshot",
+    "screening funnel through the whole-market snapshot (cold)",
+    "forget the isolate's parsed snapshot, then per batch of 100 symbols getColumnsMany (one D1 freshness read; the first batch also the R2 get + gunzip + parse; columns decoded from the snapshot) + screenFeatures, then reduceFunnel over all",
+    500,
+    snapFunnels,
+  );
+  await reportSizes(
+    "funnel_snapshot_warm",
+    "screening funnel through the whole-market snapshot (warm: parsed copy in the isolate)",
+    "as funnel_snapshot without dropping the isolate's parsed snapshot (each batch: one D1 freshness read + decode from the snapshot + screenFeatures), then reduceFunnel",
+    500,
+    snapFunnelsWarm,
+  );
+  for (const n of SIZES)
+    for (const [kind, label] of [
+      ["gzip", "gzip"],
+      ["none", "uncompressed"],
+    ] as const)
+      await report({
+        id: `market_snapshot_${kind === "gzip" ? "" : "raw_"}bytes_per_symbol_${n}`,
+        name: `whole-market snapshot bytes per symbol (${label}), ${n} symbols × ${BARS} bars`,
+        value: Math.round((sizes.get(`${kind}_${n}`) ?? 0) / n),
+        unit: "bytes",
+        timed: `object size / ${n} (encoded before gzip: ${Math.round((sizes.get(`raw_${n}`) ?? 0) / n)}; the same bars as chunk text in D1: ${Math.round((sizes.get(`chunks_${n}`) ?? 0) / n)})`,
+      });
 });

@@ -23,6 +23,7 @@ import type { TaskView } from "../../worker/contracts/task";
 import { createLogger } from "../../worker/lib/log";
 import { createDb } from "../../worker/storage/db";
 import { D1MarketCache } from "../../worker/storage/market-cache-repo";
+import { MarketSnapshots } from "../../worker/storage/market-snapshot-repo";
 import { D1SyncStore } from "../../worker/storage/market-sync-repo";
 import { tasks as tasksTable } from "../../worker/storage/schema";
 import { fakeBars, fakeStocks, type FakeMarketSpec } from "../support/fake-upstream/fake-market";
@@ -181,6 +182,10 @@ describe("market sync over a whole fake market (real D1)", () => {
       expect(series?.bars.length).toBeGreaterThanOrEqual(320);
       expect(series?.bars.at(-1)).toMatchObject(fakeBars(day0, id).at(-1) ?? {});
     }
+    // The finished run wrote the whole-market snapshot the screening below reads.
+    const snap = await new MarketSnapshots(testEnv.DB, testEnv.SPILLS).current("CN");
+    expect(snap?.meta).toMatchObject({ market: "CN", runId: run?.id, asOf: day0.day });
+    expect(snap?.ids.length).toBe(SYMBOLS);
     const s = await status();
     expect(s.coverage).toMatchObject({ universe: SYMBOLS, current: SYMBOLS, asOf: day0.day });
     expect(s.coverage?.statement).toBe(`5,300 of 5,300 symbols, bars as of ${day0.day}`);
@@ -224,6 +229,10 @@ describe("market sync over a whole fake market (real D1)", () => {
     expect(adjusted.at(-2)?.close).toBe(served.at(-2)?.close);
     expect((await cache.getSymbol(DELISTED))?.status).toBe("delisted");
     expect((await cache.getSymbol(SUSPENDED))?.status).toBe("suspended");
+    expect((await new MarketSnapshots(testEnv.DB, testEnv.SPILLS).current("CN"))?.meta).toMatchObject({
+      runId: run?.id,
+      asOf: day1.day,
+    });
     const s = await status();
     expect(s.coverage?.universe).toBe(SYMBOLS - 1);
     expect(s.coverage?.current).toBe(SYMBOLS - 2); // the suspended symbol's bars end the day before
