@@ -246,6 +246,9 @@ describe("reading room, second pass", () => {
       expect(text).toMatch(zh ? /大盘：(?:牛市|中性|谨慎|避险|崩跌|修复|修复确认)/ : /regime: [a-z]/);
       expect(text).toContain(zh ? "各层数量" : "Per-layer counts");
       if (zh) expect(text).not.toMatch(/regime|Per-layer|simulated|Candidates/);
+      // The top-sectors line, when there is one, with the reader's punctuation.
+      const sectors = view.getByTestId("top-sectors");
+      if ((await sectors.count()) > 0) expect(await sectors.innerText()).toMatch(zh ? /^行业：\S/ : /^Sector: \S/);
       const layers = page.getByTestId("layer-table").locator("tbody tr");
       expect(await layers.count()).toBe(6);
       const candidates = page.getByTestId("candidate-row");

@@ -162,6 +162,9 @@ describe("token mode", () => {
       ["PATCH", `/api/sessions/${a}`, { title: "mine now" }],
       ["GET", `/api/sessions/${a}/stream`, undefined],
       ["POST", `/api/sessions/${a}/messages`, { text: "hi" }],
+      // The session DO checks a turn's owner itself; a bad body still answers 404, not 400.
+      ["POST", `/api/sessions/${a}/messages`, { text: "" }],
+      ["POST", `/api/sessions/${a}/messages`, { nope: 1 }],
       ["POST", `/api/sessions/${a}/cancel`, undefined],
       ["POST", `/api/sessions/${a}/approvals/a_x`, { decision: "allow" }],
       ["POST", `/api/sessions/${a}/share`, {}],
@@ -172,7 +175,10 @@ describe("token mode", () => {
     }
     const bobList = (await (await req("/api/sessions", { token: bob.token })).json()) as { sessions: unknown[] };
     expect(bobList.sessions).toEqual([]);
-    expect((await req(`/api/sessions/${a}`, { token: alice.token })).status).toBe(200);
+    const own = await req(`/api/sessions/${a}`, { token: alice.token });
+    expect(own.status).toBe(200);
+    // Bob's messages wrote nothing into Alice's session.
+    expect(((await own.json()) as { messages: unknown[] }).messages).toEqual([]);
 
     // Tasks: the owner-scoped reader (what check_background_tasks and the task routes use).
     await db.insert(tasksTable).values({

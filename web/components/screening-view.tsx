@@ -68,8 +68,12 @@ export function ScreeningView({ result }: { result: ScreeningResult }) {
         </tbody>
       </table>
       {result.top_sectors.length > 0 && (
-        <p className="small">
-          <strong>{t("sector")}:</strong>{" "}
+        <p className="small" data-testid="top-sectors">
+          <strong>
+            {t("sector")}
+            {lang === "zh" ? "：" : ":"}
+          </strong>
+          {lang === "zh" ? "" : " "}
           {result.top_sectors.map((s) => `${s.sector} (${f.num(s.count, 0)})`).join(" · ")}
         </p>
       )}

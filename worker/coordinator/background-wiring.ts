@@ -14,6 +14,7 @@ import { createSessionNotifier } from "../session/session-notifier";
 import { effectiveModels } from "../session/user-models";
 import { createDb } from "../storage/db";
 import { D1HistoryRepo } from "../storage/history-repo";
+import { MarketSnapshots } from "../storage/market-snapshot-repo";
 import { D1MarketCache } from "../storage/market-cache-repo";
 import { D1SyncStore } from "../storage/market-sync-repo";
 import { R2SpillStore } from "../storage/r2-spill-store";
@@ -32,9 +33,9 @@ export function backgroundDeps(env: Env, overrides: Partial<BackgroundDeps> & { 
   return {
     tasks: new D1TaskRepo(db),
     history: new D1HistoryRepo(db),
-    cache: new D1MarketCache(db),
+    cache: new D1MarketCache(db, new MarketSnapshots(env.DB, env.SPILLS)),
     usage: new D1UsageRepo(db),
-    market: createMarketData({ db: env.DB, config, fetch: (...a) => fetch(...a) }),
+    market: createMarketData({ db: env.DB, snapshots: env.SPILLS, config, fetch: (...a) => fetch(...a) }),
     config,
     queue: env.BACKGROUND_QUEUE,
     coordinators: coordinatorsOf(env.TaskCoordinator),

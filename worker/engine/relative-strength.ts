@@ -48,20 +48,44 @@ export function downDayResilience(close: NumSeries, bench: NumSeries, t: number,
 
 /** RPS: percentile rank × 100 of each value among the finite values (ties share the mean rank). NaN stays NaN. */
 export function rpsRanks(values: readonly number[]): number[] {
-  const idx = values.map((v, i) => [v, i] as const).filter(([v]) => Number.isFinite(v));
-  idx.sort((a, b) => a[0] - b[0]);
-  const out = values.map(() => Number.NaN);
-  const m = idx.length;
+  // The finite values sorted as numbers (a typed sort, no comparator calls); the rank of each tie
+  // run [k, e] of that order is written at its positions, and a value finds its run's first position
+  // by binary search, so a rank is the mean position of its equals exactly as a sort of
+  // (value, index) pairs gives it (-0 and 0 tie, as `===` makes them).
+  const n = values.length;
+  let m = 0;
+  for (let i = 0; i < n; i++) if (Number.isFinite(values[i])) m++;
+  const sorted = new Float64Array(m);
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    if (Number.isFinite(v)) sorted[j++] = v;
+  }
+  sorted.sort();
+  const rankAt = new Float64Array(m);
   let k = 0;
   while (k < m) {
     let e = k;
-    while (e + 1 < m && idx[e + 1]?.[0] === idx[k]?.[0]) e++;
+    while (e + 1 < m && sorted[e + 1] === sorted[k]) e++;
     const rank = m === 1 ? 100 : ((k + e) / 2 / (m - 1)) * 100;
-    for (let q = k; q <= e; q++) {
-      const item = idx[q];
-      if (item) out[item[1]] = rank;
-    }
+    for (let q = k; q <= e; q++) rankAt[q] = rank;
     k = e + 1;
+  }
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    if (!Number.isFinite(v)) {
+      out.push(Number.NaN);
+      continue;
+    }
+    let lo = 0;
+    let hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((sorted[mid] as number) < v) lo = mid + 1;
+      else hi = mid;
+    }
+    out.push(rankAt[lo] as number);
   }
   return out;
 }

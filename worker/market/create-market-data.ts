@@ -6,6 +6,7 @@
 import type { Config } from "../config";
 import type { MarketData } from "../ports/market-data";
 import { createDb } from "../storage/db";
+import { MarketSnapshots } from "../storage/market-snapshot-repo";
 import { D1MarketCache } from "../storage/market-cache-repo";
 import { D1SyncedUniverse } from "../storage/market-sync-repo";
 import { createEastmoneyProvider } from "./eastmoney-provider";
@@ -25,6 +26,8 @@ export function providerPacingMs(host: string): number {
 /** Dependencies of the factory; `now`, `random` and `sleep` default to the platform's. */
 export interface MarketDataWiring {
   db: D1Database;
+  /** Where the whole-market snapshots live (regime breadth reads them); without it, the chunks only. */
+  snapshots?: R2Bucket;
   config: Pick<Config, "marketData" | "providers">;
   fetch: typeof fetch;
   now?: () => number;
@@ -50,7 +53,7 @@ export function createMarketData(w: MarketDataWiring): MarketData {
   const yahoo = createYahooProvider({ baseURL: w.config.providers.yahoo, http });
   return createMarketDataService({
     mode: w.config.marketData,
-    cache: new D1MarketCache(createDb(w.db)),
+    cache: new D1MarketCache(createDb(w.db), w.snapshots ? new MarketSnapshots(w.db, w.snapshots) : undefined),
     chains: { CN: [eastmoney, tencent, yahoo], US: [yahoo] },
     searchers: [eastmoney, tencent],
     now,

@@ -16,6 +16,7 @@ import { createMcpServer } from "../tools/to-mcp";
 import { newId } from "../http/secrets";
 import { createDb } from "../storage/db";
 import { D1MarketCache } from "../storage/market-cache-repo";
+import { MarketSnapshots } from "../storage/market-snapshot-repo";
 import { inProcessScreener } from "./in-process-screener";
 import { D1SyncStore } from "../storage/market-sync-repo";
 
@@ -44,7 +45,11 @@ export const mcpRoutes = new Hono<AppEnv>().all("/", async (c) => {
     tools: TOOLS,
     deps: {
       ...createToolDeps(c.env, config, { session }),
-      screener: inProcessScreener(new D1MarketCache(createDb(c.env.DB)), config.marketData, new D1SyncStore(c.env.DB)),
+      screener: inProcessScreener(
+        new D1MarketCache(createDb(c.env.DB), new MarketSnapshots(c.env.DB, c.env.SPILLS)),
+        config.marketData,
+        new D1SyncStore(c.env.DB),
+      ),
     },
     caller: { userId, signal: c.req.raw.signal },
     allowWrites: config.mcpAllowWrites,

@@ -2,7 +2,6 @@
  * Session routes: create, list, read. The D1 index says which sessions exist and who owns them;
  * each session's content comes from its Durable Object. Another owner's id answers 404.
  */
-import { getAgentByName } from "agents";
 import { Hono, type Context } from "hono";
 import {
   ApprovalBody,
@@ -29,6 +28,7 @@ import type { RpcFailure, SessionAgent } from "../session/session-agent";
 import { readJson } from "../http/read-json";
 import type { D1SessionIndex } from "../storage/session-index-repo";
 import { newId } from "../http/secrets";
+import { sessionStub } from "../session/session-stub";
 
 const SESSION_PREFIX = "s_";
 const DEFAULT_TITLE = "New session";
@@ -82,7 +82,7 @@ export async function ownedSession(
   const id = pathParam(c, "id", SessionIdParam, notFound);
   const index = c.var.deps.sessions;
   if (!(await index.get(c.var.userId, id))) throw notFound(id);
-  return { id, stub: await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id), index };
+  return { id, stub: sessionStub(c.env.SessionAgent, id), index };
 }
 
 /** The session's turn-state long-poll (`GET …/turn?after=&wait=`), shared with share links. */
@@ -99,7 +99,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const id = newId(SESSION_PREFIX);
     const now = Date.now();
     const init = { id, ownerId: c.var.userId, title: body.title ?? DEFAULT_TITLE, profile: body.profile ?? null, now };
-    const stub = await getAgentByName<Env, SessionAgent>(c.env.SessionAgent, id);
+    const stub = sessionStub(c.env.SessionAgent, id);
     await stub.init(init);
     await c.var.deps.sessions.insert(init);
     c.var.log.info("session_created", { sessionId: id });
@@ -157,13 +157,23 @@ export const sessionRoutes = new Hono<AppEnv>()
     return c.body(text, 200, { "content-type": "application/json; charset=utf-8" });
   })
   .post("/:id/messages", async (c) => {
-    const { id, stub, index } = await ownedSession(c);
-    const body = await readJson(c, SendMessageBody);
-    if (body.text.length > MAX_MESSAGE_CHARS) {
-      throw new AppError("payload_too_large", 413, `text exceeds ${MAX_MESSAGE_CHARS} characters`);
+    // The hot path: ownership is checked by the session DO itself (its `session_meta` owner, the
+    // same owner the D1 index row was written with), so a turn costs no D1 read before the DO.
+    const id = pathParam(c, "id", SessionIdParam, notFound);
+    const index = c.var.deps.sessions;
+    let body: SendMessageBody;
+    try {
+      body = await readJson(c, SendMessageBody);
+      if (body.text.length > MAX_MESSAGE_CHARS) {
+        throw new AppError("payload_too_large", 413, `text exceeds ${MAX_MESSAGE_CHARS} characters`);
+      }
+    } catch (error) {
+      // As before, another owner's (or an unknown) session answers 404 whatever the body holds.
+      if (!(await index.get(c.var.userId, id))) throw notFound(id);
+      throw error;
     }
-    const started = await stub.startTurn({ text: body.text, userId: c.var.userId });
-    if (!started.ok) throw rpcError(started);
+    const started = await sessionStub(c.env.SessionAgent, id).startTurn({ text: body.text, userId: c.var.userId });
+    if (!started.ok) throw started.code === "not_found" ? notFound(id) : rpcError(started);
     // Index bookkeeping must not delay the first byte of the stream.
     c.executionCtx.waitUntil(index.touch(id, Date.now(), started.title));
     return new Response(started.stream, { headers: SSE_HEADERS });

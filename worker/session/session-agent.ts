@@ -190,8 +190,14 @@ export class SessionAgent extends Agent<Env> {
     return this.controller.progress(task);
   }
 
-  /** Starts a turn for the user's message; 409-style failure while another turn is open. */
+  /**
+   * Starts a turn for the user's message; 409-style failure while another turn is open. The caller
+   * must own the session: another user's (or a never-created) session is `not_found` and nothing is
+   * written — the route relies on this check instead of a D1 read before the turn.
+   */
   async startTurn(input: { text: string; userId: string }): Promise<StartTurnResult> {
+    const meta = this.store.meta();
+    if (!meta || meta.ownerId !== input.userId) return { ok: false, code: "not_found", message: "session not found" };
     return this.controller.start({ text: input.text });
   }
 

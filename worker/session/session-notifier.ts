@@ -4,10 +4,9 @@
  * (a `data-task` part in the running turn). Progress is best effort; a notification failure is
  * retried by the caller.
  */
-import { getAgentByName } from "agents";
 import type { TaskView } from "../contracts/task";
 import type { SessionNotifier } from "../ports/session-notifier";
-import type { SessionAgent } from "./session-agent";
+import { sessionStub } from "./session-stub";
 
 /** Where sessions live. */
 export type SessionNamespace = Env["SessionAgent"];
@@ -16,12 +15,12 @@ export type SessionNamespace = Env["SessionAgent"];
 export function createSessionNotifier(ns: SessionNamespace): SessionNotifier {
   return {
     async taskFinished(sessionId: string, note: { id: string; text: string }): Promise<void> {
-      const stub = await getAgentByName<Env, SessionAgent>(ns, sessionId);
+      const stub = sessionStub(ns, sessionId);
       await stub.notify({ id: note.id, text: note.text });
     },
     async taskProgress(sessionId: string, task: TaskView): Promise<void> {
       try {
-        const stub = await getAgentByName<Env, SessionAgent>(ns, sessionId);
+        const stub = sessionStub(ns, sessionId);
         await stub.taskProgress({ ...task });
       } catch {
         // Progress is a courtesy: the task itself goes on.

@@ -32,7 +32,7 @@ export function createToolDeps(env: Env, config: Config, wiring: ToolDepsWiring)
     clock: Date.now,
     tasks: new D1TaskRepo(createDb(env.DB)),
     session: wiring.session,
-    market: createMarketData({ db: env.DB, config, fetch: realFetch }),
+    market: createMarketData({ db: env.DB, snapshots: env.SPILLS, config, fetch: realFetch }),
     portfolio: new D1PortfolioStore(createDb(env.DB)),
     background: backgroundPortFor(env),
     // local mode runs on someone's machine, where fetch reaches its loopback and LAN: resolve names first.

@@ -3,13 +3,19 @@
  * market_series, market_bar_chunks). Series are written whole (meta + yearly chunks in one batch)
  * and read back joined by year — a series' meta and its chunks in one statement (500 ids per
  * statement, a universe read one statement per market), rows as arrays — and the chunks decoded by
- * lib/bar-chunks.ts (v2, or v1 JSON rows written before).
+ * lib/bar-chunks.ts (v2, or v1 JSON rows written before). With the market snapshots wired in,
+ * whole-market reads (`getColumnsMany`, `seriesOfMarket`) take a market's current snapshot instead
+ * (storage/market-snapshot-repo.ts: one object, typed-array columns) and the chunks for whatever it
+ * does not hold; a snapshot the store has moved past is never served.
  */
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { MarketCode, SecurityKind, SymbolInfo } from "../contracts/market";
+import type { Bar } from "../contracts/analysis";
 import { decodeBarColumnsMany, decodeBarsTail, encodeBarChunks } from "../lib/bar-chunks";
+import type { SnapshotSeries } from "../lib/market-snapshot";
 import type { CachedColumns, CachedSeries, MarketCache } from "../ports/market-data";
 import type { Db } from "./db";
+import type { MarketSnapshots } from "./market-snapshot-repo";
 import { marketBarChunks, marketSeries, marketSymbols } from "./schema";
 
 type SymbolRow = typeof marketSymbols.$inferSelect;
@@ -67,6 +73,31 @@ function toSeries(meta: SeriesMeta, chunks: string[], lastBars?: number): Cached
   };
 }
 
+/** Bars of columns whose year is `fromYear` or later, as bar objects (the last `lastBars` of those). */
+function barsFrom(s: SnapshotSeries, fromYear: number, lastBars?: number): Bar[] {
+  const c = s.columns;
+  const n = c.close.length;
+  const from = `${String(fromYear).padStart(4, "0")}`;
+  let start = 0;
+  while (start < n && (c.date[start] ?? "").slice(0, 4) < from) start++;
+  if (lastBars !== undefined) start = Math.max(start, n - lastBars);
+  const out = new Array<Bar>(n - start);
+  for (let i = start; i < n; i++) {
+    const bar: Bar = {
+      date: c.date[i] ?? "",
+      open: c.open[i] ?? 0,
+      high: c.high[i] ?? 0,
+      low: c.low[i] ?? 0,
+      close: c.close[i] ?? 0,
+      volume: c.volume[i] ?? 0,
+    };
+    const amt = c.amount[i] ?? Number.NaN;
+    if (!Number.isNaN(amt)) bar.amount = amt;
+    out[i - start] = bar;
+  }
+  return out;
+}
+
 /** Escapes LIKE wildcards in user text. */
 function likeText(s: string): string {
   return s.replace(/[\\%_]/g, (m) => `\\${m}`);
@@ -76,10 +107,52 @@ function likeText(s: string): string {
 export class D1MarketCache implements MarketCache {
   readonly #db: Db;
   readonly #d1: D1Database;
+  readonly #snapshots: MarketSnapshots | null;
 
-  constructor(db: Db) {
+  constructor(db: Db, snapshots?: MarketSnapshots) {
     this.#db = db;
     this.#d1 = db.$client;
+    this.#snapshots = snapshots ?? null;
+  }
+
+  /** Rebuilds a market's snapshot from the chunks (after a sync run; no-op without snapshots wired). */
+  async rebuildSnapshot(market: MarketCode, runId: string | null, now: number) {
+    return this.#snapshots ? this.#snapshots.rebuild(market, runId, (m) => this.chunkSeriesOfMarket(m), now) : null;
+  }
+
+  /**
+   * Every stored stock series of a market, whole, as columns with their meta — read from the chunks
+   * (one statement; what a snapshot is built from).
+   */
+  async chunkSeriesOfMarket(market: MarketCode): Promise<SnapshotSeries[]> {
+    const rows = await this.#d1
+      .prepare(
+        `SELECT ${META_COLUMNS}, c.bars
+         FROM market_series s
+         JOIN market_symbols m ON m.id = s.symbol_id
+         LEFT JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id
+         WHERE m.market = ?1 AND m.kind = 'stock'
+         ORDER BY s.symbol_id, c.year`,
+      )
+      .bind(market)
+      .raw<SeriesChunkRow>();
+    const metas: SeriesMeta[] = [];
+    const texts: string[][] = [];
+    groupRows(rows, (meta, chunks) => {
+      metas.push(meta);
+      texts.push(chunks);
+    });
+    return decodeBarColumnsMany(texts).map((columns, i) => {
+      const m = metas[i] as SeriesMeta;
+      return {
+        symbolId: m.symbolId,
+        adjust: m.adjust,
+        origin: m.origin,
+        fetchedAt: m.fetchedAt,
+        simulated: m.simulated,
+        columns,
+      };
+    });
   }
 
   async getSymbol(id: string): Promise<SymbolInfo | null> {
@@ -163,6 +236,22 @@ export class D1MarketCache implements MarketCache {
   }
 
   async getColumnsMany(symbolIds: readonly string[], lastBars?: number): Promise<CachedColumns[]> {
+    if (!this.#snapshots || symbolIds.length === 0) return this.#chunkColumnsMany(symbolIds, lastBars);
+    const snaps = await this.#snapshots.currentFor(symbolIds);
+    if (snaps.length === 0) return this.#chunkColumnsMany(symbolIds, lastBars);
+    const unique = [...new Set(symbolIds)];
+    const out: CachedColumns[] = [];
+    let rest = unique;
+    for (const snap of snaps) {
+      const held = rest.filter((id) => snap.has(id));
+      for (const s of snap.columnsMany(held, lastBars)) out.push({ symbolId: s.symbolId, columns: s.columns });
+      rest = rest.filter((id) => !snap.has(id));
+    }
+    if (rest.length > 0) out.push(...(await this.#chunkColumnsMany(rest, lastBars)));
+    return out;
+  }
+
+  async #chunkColumnsMany(symbolIds: readonly string[], lastBars?: number): Promise<CachedColumns[]> {
     const ids: string[] = [];
     const texts: string[][] = [];
     await this.#chunksOf(symbolIds, (meta, chunks) => {
@@ -202,6 +291,28 @@ export class D1MarketCache implements MarketCache {
    * chunks (from `fromYear`) in a second — the regime's 40-day read moves one chunk per symbol.
    */
   async seriesOfMarket(market: MarketCode, fromYear: number, lastBars?: number): Promise<CachedSeries[]> {
+    const snap = this.#snapshots ? await this.#snapshots.current(market) : null;
+    if (snap) {
+      // As the chunk read: every series, in symbol order (bars may be empty); decoded 250 series at a
+      // time so the typed-array scratch stays small beside the bar objects.
+      const ids = [...snap.ids].sort();
+      const out: CachedSeries[] = [];
+      for (let i = 0; i < ids.length; i += 250)
+        for (const s of snap.columnsMany(ids.slice(i, i + 250)))
+          out.push({
+            symbolId: s.symbolId,
+            bars: barsFrom(s, fromYear, lastBars),
+            adjust: s.adjust,
+            origin: s.origin,
+            fetchedAt: s.fetchedAt,
+            simulated: s.simulated,
+          });
+      return out;
+    }
+    return this.#chunkSeriesOfMarket(market, fromYear, lastBars);
+  }
+
+  async #chunkSeriesOfMarket(market: MarketCode, fromYear: number, lastBars?: number): Promise<CachedSeries[]> {
     const newest = lastBars !== undefined;
     const rows = await this.#d1
       .prepare(

@@ -351,6 +351,24 @@ export const userModelSettings = sqliteTable("user_model_settings", {
  * Market sync runs (market/sync): one row per run of the after-close universe + daily-bars sync, with
  * its counters; `status` moves running → done | failed. A run killed midway is resumed by the next start.
  */
+/**
+ * The whole-market snapshot of each market (lib/market-snapshot.ts; the object in R2 under `key`).
+ * `generation` counts writes to the market's stored bars (triggers on market_bar_chunks and
+ * market_symbols, migration 0020); a snapshot is current only while `built_generation` equals it —
+ * otherwise readers take the per-symbol chunks, never stale bars.
+ */
+export const marketSnapshots = sqliteTable("market_snapshots", {
+  market: text("market").primaryKey(),
+  generation: integer("generation").notNull().default(0),
+  builtGeneration: integer("built_generation"),
+  key: text("key"),
+  runId: text("run_id"),
+  asOf: text("as_of"),
+  bytes: integer("bytes"),
+  series: integer("series"),
+  builtAt: integer("built_at", { mode: "number" }),
+});
+
 export const marketSyncRuns = sqliteTable(
   "market_sync_runs",
   {

@@ -11,6 +11,8 @@ import { screenFeatures } from "../../../worker/background/screen-features";
 import type { Universe } from "../../../worker/background/universe";
 import { reduceFunnel } from "../../../worker/engine/screen/reduce-funnel";
 import { decodeBarColumnsMany, encodeBarChunks, encodeBarChunksV1 } from "../../../worker/lib/bar-chunks";
+import { encodeMarketSnapshot, MarketSnapshot } from "../../../worker/lib/market-snapshot";
+import type { BarColumns } from "../../../worker/engine/series";
 import type { MarketCache } from "../../../worker/ports/market-data";
 import { digest, simUniverse, walkUniverse, type GoldenUniverse } from "./perf-golden";
 
@@ -19,15 +21,41 @@ const golden = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "perf-g
 };
 const UNIVERSE: Universe = { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: null, simulated: false };
 
-async function screenFromChunks(u: GoldenUniverse, encode: typeof encodeBarChunks) {
+/** The chunks' reader: each series' rows decoded per batch. */
+function chunkCache(u: GoldenUniverse, encode: typeof encodeBarChunks): Pick<MarketCache, "getColumnsMany"> {
   const texts = new Map(u.symbols.map((s) => [s.meta.id, encode(s.bars).map((c) => c.bars)]));
-  const cache: Pick<MarketCache, "getColumnsMany"> = {
+  return {
     getColumnsMany: async (ids, lastBars) =>
       decodeBarColumnsMany(
         ids.map((id) => texts.get(id) ?? []),
         lastBars,
       ).map((columns, i) => ({ symbolId: ids[i] ?? "", columns })),
   };
+}
+
+/** The whole-market snapshot's reader: the universe's chunks (v2) built into one snapshot, read back per batch. */
+function snapshotCache(u: GoldenUniverse): Pick<MarketCache, "getColumnsMany"> {
+  const columns: BarColumns[] = decodeBarColumnsMany(u.symbols.map((s) => encodeBarChunks(s.bars).map((c) => c.bars)));
+  const bytes = encodeMarketSnapshot(
+    { market: "CN", asOf: "", runId: null, generation: 1 },
+    u.symbols.map((s, i) => ({
+      symbolId: s.meta.id,
+      adjust: "qfq" as const,
+      origin: "eastmoney" as const,
+      fetchedAt: 0,
+      simulated: false,
+      columns: columns[i] as BarColumns,
+    })),
+  );
+  const snap = MarketSnapshot.parse(new Uint8Array(bytes));
+  if (!snap) throw new Error("snapshot did not parse");
+  return {
+    getColumnsMany: async (ids, lastBars) =>
+      snap.columnsMany(ids, lastBars).map((s) => ({ symbolId: s.symbolId, columns: s.columns })),
+  };
+}
+
+async function screenFromChunks(u: GoldenUniverse, cache: Pick<MarketCache, "getColumnsMany">) {
   const symbols = u.symbols.map((s) => ({
     id: s.meta.id,
     name: s.meta.name,
@@ -53,8 +81,14 @@ describe("the funnel from stored chunks equals the golden funnel over bars", () 
       ["v1", encodeBarChunksV1],
     ] as const)
       it(`${key} universe, ${label} rows`, async () => {
-        const got = await screenFromChunks(u, encode);
+        const got = await screenFromChunks(u, chunkCache(u, encode));
         expect(got.outcome).toEqual(golden.screening[key].outcome);
         expect(got.featuresDigest).toBe(golden.screening[key].featuresDigest);
       }, 300_000);
+  for (const [key, u] of Object.entries(universes) as ["walk" | "sim", GoldenUniverse][])
+    it(`${key} universe, from the whole-market snapshot`, async () => {
+      const got = await screenFromChunks(u, snapshotCache(u));
+      expect(got.outcome).toEqual(golden.screening[key].outcome);
+      expect(got.featuresDigest).toBe(golden.screening[key].featuresDigest);
+    }, 300_000);
 });

@@ -69,6 +69,13 @@ export interface SyncDeps {
   newId: () => string;
   sleep: (ms: number) => Promise<void>;
   log: Logger;
+  /**
+   * The whole-market snapshot, rebuilt from the store once a run is done (a copy: readers fall back
+   * to the per-symbol chunks while it is missing or behind the store).
+   */
+  snapshots?: {
+    rebuild(market: "CN" | "US", runId: string): Promise<{ published: boolean; bytes: number; series: number }>;
+  };
 }
 
 const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -112,6 +119,14 @@ async function finishIfComplete(d: SyncDeps, run: SyncRun | null): Promise<void>
     const asOf = run.market === "US" ? ((await d.store.commonLastDate("US")) ?? run.asOf) : run.asOf;
     await d.store.updateRun(run.id, { status: "done", finishedAt: d.now(), asOf });
     d.log.info("sync_done", { runId: run.id, asOf: run.asOf, failed: run.failed, requests: run.requests });
+    if (d.snapshots) {
+      try {
+        const built = await d.snapshots.rebuild(run.market, run.id);
+        d.log.info("sync_snapshot", { runId: run.id, ...built });
+      } catch (e) {
+        d.log.warn("sync_snapshot_failed", { runId: run.id, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
   }
 }
 

@@ -6,6 +6,9 @@ import { loadConfig } from "../../config";
 import { consoleSink } from "../../console-sink";
 import { newId } from "../../http/secrets";
 import { createLogger } from "../../lib/log";
+import { createDb } from "../../storage/db";
+import { D1MarketCache } from "../../storage/market-cache-repo";
+import { MarketSnapshots } from "../../storage/market-snapshot-repo";
 import { D1SyncStore } from "../../storage/market-sync-repo";
 import type { QueueHandler } from "../../background/queue-consumer";
 import { PermanentError } from "../../background/queue-consumer";
@@ -53,6 +56,12 @@ export function syncDeps(env: Env, overrides: Partial<SyncDeps> = {}): SyncDeps 
     newId: () => newId("sync_"),
     sleep,
     log: createLogger(consoleSink, { area: "market-sync" }),
+    snapshots: {
+      rebuild: (market, runId) =>
+        new D1MarketCache(createDb(env.DB), new MarketSnapshots(env.DB, env.SPILLS))
+          .rebuildSnapshot(market, runId, Date.now())
+          .then((b) => ({ published: b?.published ?? false, bytes: b?.bytes ?? 0, series: b?.series ?? 0 })),
+    },
     ...overrides,
   };
 }
