@@ -70,12 +70,28 @@ function rankBelow(values: ArrayLike<number>, from: number, to: number, x: numbe
  * fall (rise) of ≥ `scDrawdown` (`bcRise`), and the cluster [t−4, t] carries the effort: its heaviest
  * volume against a longer baseline (median of the 100 bars before the cluster) or the series' own
  * percentile, with a wide bar or a fall (rise) of ≥ 2.5 ATR across the cluster. The close need not
- * be strong: the AR rally that confirms the climax is the reversal evidence.
+ * be strong: the AR rally that confirms the climax is the reversal evidence. For a selling climax the
+ * extreme may also be up to `clusterAfterBars` bars before t, its reversal bars joining the volume
+ * test (see `clusterAfterBars`): the candidate is known at t, never earlier, so nothing repaints.
  */
 export function clusterClimax(
   ctx: ScanContext,
   t: number,
   wants: (side: "acc" | "dist", price: number) => boolean = () => true,
+): PendingClimax | null {
+  for (let lag = 0; lag <= ctx.p.clusterAfterBars; lag++) {
+    const c = clusterAt(ctx, t - lag, t, wants);
+    if (c) return c;
+  }
+  return null;
+}
+
+/** The clustered climax with its extreme at t and its episode's volume judged over [t−4, end]. */
+function clusterAt(
+  ctx: ScanContext,
+  t: number,
+  end: number,
+  wants: (side: "acc" | "dist", price: number) => boolean,
 ): PendingClimax | null {
   const { s, p, scale } = ctx;
   if (t < p.clusterTrendBars + p.clusterBars || at(s.frozen, t) === 1) return null;
@@ -84,20 +100,28 @@ export function clusterClimax(
   const high = at(s.high, t);
   const ma50 = at(s.sma50, t);
   const c = at(s.close, t);
-  const acc = c < ma50 && lowestSince(s.low, from, t);
-  const dist = !acc && c > ma50 && highestSince(s.high, from, t);
+  let acc = c < ma50 && lowestSince(s.low, from, t);
+  let dist = !acc && c > ma50 && highestSince(s.high, from, t);
+  // Bars after the low (the reversal, up to \`end\`) join a selling climax's episode while none undercut it.
+  if (end > t) {
+    dist = false;
+    for (let i = t + 1; i <= end && acc; i++) if (!(at(s.low, i) > low)) acc = false;
+  }
   if ((!acc && !dist) || !wants(acc ? "acc" : "dist", acc ? low : high)) return null;
   // Where the trend began: the window's highest high before an SC, lowest low before a BC.
   let k0 = from;
   for (let i = from + 1; i < t; i++) if (acc ? at(s.high, i) > at(s.high, k0) : at(s.low, i) < at(s.low, k0)) k0 = i;
   if (t - k0 < p.clusterMinTrendBars) return null;
   const extent = acc ? 1 - low / at(s.high, k0) : high / at(s.low, k0) - 1;
-  if (extent < (acc ? p.scDrawdown : p.bcRise) * scale) return null;
+  if (extent < (acc ? p.scDrawdown : p.bcRise) * scale * (end > t ? p.clusterAfterDepth : 1)) return null;
   const c0 = t - p.clusterBars + 1;
   let vmax = 0;
   let kmax = t;
   let srMax = 0;
-  for (let i = c0; i <= t; i++) {
+  let vPre = 0;
+  let kPre = t;
+  let srPre = 0;
+  for (let i = c0; i <= end; i++) {
     if (at(s.frozen, i) === 1) continue;
     const v = at(s.volume, i);
     if (v > vmax) {
@@ -106,7 +130,14 @@ export function clusterClimax(
     }
     const r = at(s.sr, i);
     if (Number.isFinite(r)) srMax = Math.max(srMax, r);
+    if (i === t) {
+      vPre = vmax;
+      kPre = kmax;
+      srPre = srMax;
+    }
   }
+  // The climax's recorded effort is that of its bars up to the extreme (later tests compare to it).
+  const rec = { vol: vPre, vr: at(s.vr, kPre), sr: srPre };
   const atr = at(s.atr, c0 - 1);
   const travel = acc ? at(s.close, c0 - 1) - low : high - at(s.close, c0 - 1);
   // Price evidence first (cheap), then the series' own percentile, the median baseline last.
@@ -114,23 +145,29 @@ export function clusterClimax(
   // (an advance makes new highs on heavy volume all the time; a top is where effort peaks).
   if (acc ? !(srMax >= p.clusterSr || travel >= p.clusterAtr * atr) : !(srMax >= p.clusterSr)) return null;
   const pct = rankBelow(s.volume, c0 - p.clusterPctBars, c0 - 1, vmax);
-  if (!acc && !(pct >= p.clusterVolPct)) return null;
+  const strict = !acc || end > t;
+  if (strict && !(pct >= p.clusterVolPct)) return null;
+  // An episode extended past its low is one only when the heaviest bar is the reversal itself, the
+  // low's own bar already closed off its low (upper half), and the low is the lowest of the last
+  // `clusterPctBars` bars (the bottom of the longer range, not a pause inside a markdown).
+  if (end > t && !(kmax > t && at(s.cp, t) >= 0.5 && lowestSince(s.low, Math.max(0, t - p.clusterPctBars), t)))
+    return null;
   const b0 = Math.max(0, c0 - p.clusterBaseBars);
-  if (!(acc && pct >= p.clusterVolPct) && !medianAtMost(s.volume, b0, c0, vmax / p.clusterVolRatio)) return null;
-  const bars = t - c0 + 1;
+  if (!(!strict && pct >= p.clusterVolPct) && !medianAtMost(s.volume, b0, c0, vmax / p.clusterVolRatio)) return null;
+  const bars = end - c0 + 1;
   return {
     side: acc ? "acc" : "dist",
     index: t,
     price: acc ? low : high,
-    vol: vmax,
-    sr: srMax,
-    vr: at(s.vr, kmax),
+    vol: rec.vol,
+    sr: rec.sr,
+    vr: rec.vr,
     cp: at(s.cp, t),
     reasons: () => {
       const base = medianFast(s.volume, b0, c0);
       const ratio = base > 0 ? vmax / base : 0;
       return [
-        `climax cluster of ${bars} bars: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
+        `climax cluster of ${bars} bars${end > t ? ", the heaviest the reversal bar after the low" : ""}: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
         `new ${p.clusterTrendBars}-bar ${acc ? "low" : "high"} after a ${fpct(extent)} ${acc ? "fall" : "rise"}; widest bar ${fx(srMax)} the 20-bar spread, ${(travel / atr).toFixed(1)} ATR across the cluster`,
       ];
     },

@@ -118,6 +118,16 @@ export interface EngineParams {
    * many bars after the opposite extreme of the `clusterTrendBars` window (the high an SC's fall began at).
    */
   clusterMinTrendBars: number;
+  /**
+   * A selling climax's effort often lands on the reversal bar right after the low (panic volume on
+   * the first up day). Up to `clusterAfterBars` bars after the extreme join the cluster's volume
+   * test while none of them undercuts it; such an episode needs the reversal to be its heaviest bar,
+   * the low's bar to close in its upper half, the low to be the lowest of `clusterPctBars` bars,
+   * both volume measures and a fall of `clusterAfterDepth` × `scDrawdown`; the climax keeps the
+   * effort of its bars up to the low.
+   */
+  clusterAfterBars: number;
+  clusterAfterDepth: number;
   /** A trend reaction whose mean volume exceeds the prior leg's by this factor flips the side. */
   heavyReaction: number;
   /** Phase FSM: consecutive closes beyond the range for D→E and E→MARKUP; failure margin. */
@@ -198,6 +208,8 @@ export const DEFAULT_PARAMS: EngineParams = {
   clusterSr: 1.3,
   clusterAtr: 2.5,
   clusterMinTrendBars: 20,
+  clusterAfterBars: 1,
+  clusterAfterDepth: 1.5,
   heavyReaction: 1.15,
   phaseEBars: 10,
   markupBars: 20,

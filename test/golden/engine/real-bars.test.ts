@@ -144,6 +144,31 @@ describe("engine on real markets", () => {
   );
 });
 
+describe("a selling climax whose effort lands on the reversal bar (issue 15, climax recall)", () => {
+  it(
+    "finds the SSE 2018-10-19 low as an SC from the heavy up day after it, only once that day has printed",
+    { timeout: 60_000 },
+    () => {
+      const date = "2018-10-19";
+      const bars = around("000001.sh", date, 1000, 15);
+      const low = bars[indexOnOrAfter(bars, date)];
+      const a = read("000001.sh", bars);
+      const sc = a.events.find((e) => e.type === "SC" && barsBetween(bars, e.date, date) <= 2);
+      expect(sc, a.events.map((e) => `${e.type}@${e.date}`).join(" ")).toBeDefined();
+      expect(sc?.date).toBe(date);
+      expect(sc?.price).toBe(low?.low);
+      expect(sc?.reasons.join(" ")).toMatch(/the reversal bar after the low/);
+      // Without the reversal bar in the episode the low's own cluster is too light: no SC there.
+      const r = analyze(bars, { symbol: "000001.sh", market: "CN", params: { clusterAfterBars: 0 } });
+      if (!r.ok) throw new Error(r.error.message);
+      expect(r.value.events.some((e) => e.type === "SC" && barsBetween(bars, e.date, date) <= 5)).toBe(false);
+      // Point in time: the reading that ends on the low itself has no SC yet (nothing repaints later).
+      const upTo = read("000001.sh", bars.slice(0, indexOnOrAfter(bars, date) + 1));
+      expect(upTo.events.some((e) => e.type === "SC" && e.date === date)).toBe(false);
+    },
+  );
+});
+
 describe("structure lifecycle and context on real bars (issue 15, second pass)", () => {
   it(
     "ends a range when price leaves it instead of widening it to follow the trend (S&P 500 2018)",
