@@ -1,9 +1,10 @@
 /**
  * The whole-market snapshot inside workerd with real D1 and R2: built from the stored chunks, it
- * serves the same columns, bar series and funnel as the chunks do; any write to the store after it
- * (a refetch, a daily append, a new symbol) makes readers take the chunks until the next build; a
- * build whose store moved meanwhile publishes nothing; a rebuild at the same generation writes the
- * same object; a missing or corrupt object falls back to the chunks.
+ * serves the same columns, bar series and funnel as the chunks do; a write to the store after it
+ * (a refetch, a daily append) sends readers to the chunks for exactly the symbols written, the rest
+ * still from the snapshot; a new symbol makes them take the chunks for everything until the next
+ * build; a build whose store moved meanwhile publishes nothing; a rebuild at the same generation
+ * writes the same object; a missing or corrupt object falls back to the chunks.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { screenFeatures } from "../../worker/background/screen-features";
@@ -15,7 +16,7 @@ import { reduceFunnel } from "../../worker/engine/screen/reduce-funnel";
 import type { CachedColumns } from "../../worker/ports/market-data";
 import { createDb } from "../../worker/storage/db";
 import { D1MarketCache } from "../../worker/storage/market-cache-repo";
-import { forgetLoadedSnapshots, MarketSnapshots } from "../../worker/storage/market-snapshot-repo";
+import { forgetLoadedSnapshots, MarketSnapshots, servableSql } from "../../worker/storage/market-snapshot-repo";
 import { D1SyncStore } from "../../worker/storage/market-sync-repo";
 import { fakeBars, fakeStocks, type FakeMarketSpec } from "../support/fake-upstream/fake-market";
 import { testEnv } from "./test-env";
@@ -26,6 +27,31 @@ const db = createDb(testEnv.DB);
 const chunks = new D1MarketCache(db);
 const snapshots = new MarketSnapshots(testEnv.DB, testEnv.SPILLS);
 const viaSnapshot = new D1MarketCache(db, snapshots);
+/** The ids whose chunks a read fetched from D1 (rows of statements reading market_bar_chunks). */
+const chunkReads = new Set<string>();
+/** D1 as is, but recording the first column (the symbol id) of every chunk-reading row. */
+function spied(real: D1Database): D1Database {
+  const wrap = (sql: string, stmt: D1PreparedStatement): D1PreparedStatement =>
+    ({
+      bind: (...values: unknown[]) => wrap(sql, stmt.bind(...values)),
+      first: (col?: string) => (col === undefined ? stmt.first() : stmt.first(col)),
+      run: () => stmt.run(),
+      all: () => stmt.all(),
+      raw: async () => {
+        const rows = await stmt.raw<unknown[]>();
+        if (sql.includes("market_bar_chunks")) for (const r of rows) chunkReads.add(String(r[0]));
+        return rows;
+      },
+    }) as unknown as D1PreparedStatement;
+  return { prepare: (sql: string) => wrap(sql, real.prepare(sql)) } as unknown as D1Database;
+}
+/** Reads through the snapshot, D1 spied on (reads only). */
+const watched = new D1MarketCache(createDb(spied(testEnv.DB)), snapshots);
+async function readChunksOf<T>(read: () => Promise<T>): Promise<{ value: T; chunks: string[] }> {
+  chunkReads.clear();
+  const value = await read();
+  return { value, chunks: [...chunkReads].sort() };
+}
 const stocks = fakeStocks(SPEC);
 const ids = stocks.map((s) => s.id);
 
@@ -197,5 +223,73 @@ describe("whole-market snapshot", () => {
     const back = await rebuild();
     expect(back?.published).toBe(true);
     expect((await snapshots.current("CN"))?.ids.length).toBeGreaterThan(0);
+  });
+
+  it("after one symbol's refetch serves every other symbol from the snapshot and that one from its chunks", async () => {
+    // The stock added without bars in an earlier test gets them now: written after the build too.
+    const late = "SZ.300999";
+    const built = await rebuild("run_d");
+    expect(built?.published).toBe(true);
+    const all = [...ids, late];
+    const clean = await readChunksOf(() => watched.getColumnsMany(all, 320));
+    expect(clean.chunks).toEqual([]);
+    expect(bits(clean.value)).toEqual(bits(await chunks.getColumnsMany(all, 320)));
+    // A user's analyze caches one symbol's corrected history (a corporate action: every close moves).
+    const id = ids[7] ?? "";
+    const fixed = fakeBars(SPEC, id)
+      .slice(0, -1)
+      .map((b) => ({ ...b, open: b.open * 0.9, high: b.high * 0.9, low: b.low * 0.9, close: b.close * 0.9 }));
+    await put(id, fixed);
+    await put(late, fakeBars(SPEC, ids[8] ?? "").slice(-300));
+    expect(await snapshots.current("CN")).toBeNull();
+    const served = await snapshots.serving("CN");
+    expect(served?.snap.meta.generation).toBe(built?.generation);
+    expect([...(served?.dirty ?? [])].sort()).toEqual([id, late].sort());
+    const cols = await readChunksOf(() => watched.getColumnsMany(all, 320));
+    expect(cols.chunks).toEqual([id, late].sort());
+    expect(bits(cols.value)).toEqual(bits(await chunks.getColumnsMany(all, 320)));
+    const mine = cols.value.find((c) => c.symbolId === id)?.columns;
+    expect(mine?.close.length).toBe(Math.min(320, fixed.length));
+    expect(mine?.close.at(-1)).toBe(fixed.at(-1)?.close);
+    for (const [from, last] of [
+      [2025, undefined],
+      [2026, undefined],
+      [2025, 40],
+    ] as const) {
+      const series = await readChunksOf(() => watched.seriesOfMarket("CN", from, last));
+      expect(series.chunks).toEqual([id, late].sort());
+      expect(series.value).toEqual(await chunks.seriesOfMarket("CN", from, last));
+    }
+    const screened = await readChunksOf(() => funnel(watched));
+    expect(screened.chunks).toEqual([id]);
+    expect(screened.value).toEqual(await funnel(chunks));
+    // The next build takes the writes in: nothing dirty, nothing read from the chunks.
+    expect((await rebuild("run_e"))?.published).toBe(true);
+    expect((await readChunksOf(() => watched.getColumnsMany(all, 320))).chunks).toEqual([]);
+  });
+
+  it("reads the written symbols through the (market, generation) index, and a stock list change stales it all", async () => {
+    await rebuild("run_f");
+    const plan = await testEnv.DB.prepare(`EXPLAIN QUERY PLAN ${servableSql("?1")}`)
+      .bind("CN")
+      .all<{ detail: string }>();
+    expect(plan.results.map((r) => r.detail).join("\n")).toMatch(
+      /SEARCH g USING (COVERING )?INDEX market_symbol_generation_market_gen \(market=\? AND generation>\?\)/,
+    );
+    // A stock leaves the list: the snapshot's membership is gone, every read takes the chunks.
+    await testEnv.DB.prepare("DELETE FROM market_symbols WHERE id = 'SZ.300999'").run();
+    expect(await snapshots.serving("CN")).toBeNull();
+    const cols = await readChunksOf(() => watched.getColumnsMany(ids));
+    expect(cols.chunks).toEqual([...ids].sort());
+    expect(bits(cols.value)).toEqual(bits(await chunks.getColumnsMany(ids)));
+    const series = await readChunksOf(() => watched.seriesOfMarket("CN", 2025, 40));
+    expect(series.chunks.length).toBe(ids.length);
+    expect(series.value).toEqual(await chunks.seriesOfMarket("CN", 2025, 40));
+    // A stock moving market stales both; the rebuild serves again with nothing dirty.
+    await rebuild("run_g");
+    expect((await snapshots.serving("CN"))?.dirty.size).toBe(0);
+    await testEnv.DB.prepare("UPDATE market_symbols SET kind = 'index' WHERE id = ?1").bind(ids[9]).run();
+    expect(await snapshots.serving("CN")).toBeNull();
+    await testEnv.DB.prepare("UPDATE market_symbols SET kind = 'stock' WHERE id = ?1").bind(ids[9]).run();
   });
 });

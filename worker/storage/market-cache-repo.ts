@@ -4,9 +4,10 @@
  * and read back joined by year — a series' meta and its chunks in one statement (500 ids per
  * statement, a universe read one statement per market), rows as arrays — and the chunks decoded by
  * lib/bar-chunks.ts (v2, or v1 JSON rows written before). With the market snapshots wired in,
- * whole-market reads (`getColumnsMany`, `seriesOfMarket`) take a market's current snapshot instead
+ * whole-market reads (`getColumnsMany`, `seriesOfMarket`) take a market's snapshot instead
  * (storage/market-snapshot-repo.ts: one object, typed-array columns) and the chunks for whatever it
- * does not hold; a snapshot the store has moved past is never served.
+ * does not hold or holds stale: the symbols written since its build are read from the chunks, the
+ * rest from the snapshot; after a change of the market's stocks it is not served at all.
  */
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { MarketCode, SecurityKind, SymbolInfo } from "../contracts/market";
@@ -237,15 +238,16 @@ export class D1MarketCache implements MarketCache {
 
   async getColumnsMany(symbolIds: readonly string[], lastBars?: number): Promise<CachedColumns[]> {
     if (!this.#snapshots || symbolIds.length === 0) return this.#chunkColumnsMany(symbolIds, lastBars);
-    const snaps = await this.#snapshots.currentFor(symbolIds);
-    if (snaps.length === 0) return this.#chunkColumnsMany(symbolIds, lastBars);
+    const served = await this.#snapshots.servingFor(symbolIds);
+    if (served.length === 0) return this.#chunkColumnsMany(symbolIds, lastBars);
     const unique = [...new Set(symbolIds)];
     const out: CachedColumns[] = [];
     let rest = unique;
-    for (const snap of snaps) {
-      const held = rest.filter((id) => snap.has(id));
-      for (const s of snap.columnsMany(held, lastBars)) out.push({ symbolId: s.symbolId, columns: s.columns });
-      rest = rest.filter((id) => !snap.has(id));
+    for (const { snap, dirty } of served) {
+      const fresh = (id: string) => snap.has(id) && !dirty.has(id);
+      for (const s of snap.columnsMany(rest.filter(fresh), lastBars))
+        out.push({ symbolId: s.symbolId, columns: s.columns });
+      rest = rest.filter((id) => !fresh(id));
     }
     if (rest.length > 0) out.push(...(await this.#chunkColumnsMany(rest, lastBars)));
     return out;
@@ -291,11 +293,14 @@ export class D1MarketCache implements MarketCache {
    * chunks (from `fromYear`) in a second — the regime's 40-day read moves one chunk per symbol.
    */
   async seriesOfMarket(market: MarketCode, fromYear: number, lastBars?: number): Promise<CachedSeries[]> {
-    const snap = this.#snapshots ? await this.#snapshots.current(market) : null;
-    if (snap) {
+    const served = this.#snapshots ? await this.#snapshots.serving(market) : null;
+    // Most of the market rewritten since the build (a run midway): one chunk read is cheaper.
+    if (served && served.dirty.size * 2 <= served.snap.ids.length) {
+      const { snap, dirty } = served;
       // As the chunk read: every series, in symbol order (bars may be empty); decoded 250 series at a
-      // time so the typed-array scratch stays small beside the bar objects.
-      const ids = [...snap.ids].sort();
+      // time so the typed-array scratch stays small beside the bar objects. The symbols written since
+      // the build come from their chunks (whether or not the snapshot held them).
+      const ids = snap.ids.filter((id) => !dirty.has(id)).sort();
       const out: CachedSeries[] = [];
       for (let i = 0; i < ids.length; i += 250)
         for (const s of snap.columnsMany(ids.slice(i, i + 250)))
@@ -307,25 +312,35 @@ export class D1MarketCache implements MarketCache {
             fetchedAt: s.fetchedAt,
             simulated: s.simulated,
           });
-      return out;
+      if (dirty.size === 0) return out;
+      const written = [...dirty];
+      for (let i = 0; i < written.length; i += IDS_PER_READ)
+        out.push(...(await this.#chunkSeriesOfMarket(market, fromYear, lastBars, written.slice(i, i + IDS_PER_READ))));
+      return out.sort((a, b) => (a.symbolId < b.symbolId ? -1 : a.symbolId > b.symbolId ? 1 : 0));
     }
     return this.#chunkSeriesOfMarket(market, fromYear, lastBars);
   }
 
-  async #chunkSeriesOfMarket(market: MarketCode, fromYear: number, lastBars?: number): Promise<CachedSeries[]> {
+  /** The chunk read of `seriesOfMarket`: the market's stocks, or only those of `only` among them. */
+  async #chunkSeriesOfMarket(
+    market: MarketCode,
+    fromYear: number,
+    lastBars?: number,
+    only?: readonly string[],
+  ): Promise<CachedSeries[]> {
     const newest = lastBars !== undefined;
-    const rows = await this.#d1
-      .prepare(
-        `SELECT ${META_COLUMNS}, c.bars
-         FROM market_series s
+    const stmt = this.#d1.prepare(
+      `SELECT ${META_COLUMNS}, c.bars
+         FROM ${only ? "json_each(?3) AS k JOIN market_series s ON s.symbol_id = k.value" : "market_series s"}
          JOIN market_symbols m ON m.id = s.symbol_id
          LEFT JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id
            AND c.year >= ${newest ? "max(?2, CAST(substr(s.last_date, 1, 4) AS INTEGER))" : "?2"}
          WHERE m.market = ?1 AND m.kind = 'stock'
          ORDER BY s.symbol_id, c.year`,
-      )
-      .bind(market, fromYear)
-      .raw<SeriesChunkRow>();
+    );
+    const rows = await (
+      only ? stmt.bind(market, fromYear, JSON.stringify(only)) : stmt.bind(market, fromYear)
+    ).raw<SeriesChunkRow>();
     const found: { meta: SeriesMeta; chunks: string[] }[] = [];
     groupRows(rows, (meta, chunks) => found.push({ meta, chunks }));
     const out = found.map((f) => toSeries(f.meta, f.chunks, lastBars));

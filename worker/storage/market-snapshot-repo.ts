@@ -3,11 +3,15 @@
  * one object per market and store generation, written after a sync run completes and rebuildable at
  * any time from the per-symbol chunks (they stay the store; the snapshot is a copy).
  *
- * Consistency: every write to a market's stored bars bumps its `generation` (SQL triggers, whatever
- * path writes). A build reads the generation, then the chunks, and publishes only if the generation
- * has not moved since (`WHERE generation = ?`) — so a published snapshot holds exactly the store at
- * its generation, and readers serve it only while `built_generation = generation`; any later write
- * (a partial run, a per-symbol refetch) sends them back to the chunks until the next build. A
+ * Consistency: every write to a market's stored bars bumps its `generation` and records it as the
+ * written symbol's last write generation (`market_symbol_generation`); every change of which stocks
+ * the market holds also bumps its `membership` (SQL triggers, whatever path writes; migration 0021).
+ * A build reads the generation, then the chunks, and publishes only if the generation has not moved
+ * since (`WHERE generation = ?`) — so a published snapshot holds exactly the store at its
+ * generation. Readers serve it while its `built_membership` is current, and take from the chunks
+ * exactly the symbols written after its `built_generation` (a per-symbol refetch, a partial run's
+ * appends) — read in the same statement as the snapshot's row, through the (market, generation)
+ * index; a membership change sends every read back to the chunks until the next build. A
  * redelivered build at the same generation writes the same bytes under the same key.
  */
 import type { MarketCode } from "../contracts/market";
@@ -34,6 +38,24 @@ export interface SnapshotBuild {
 
 /** Reads every stored stock series of a market from the per-symbol chunks (D1MarketCache). */
 export type ChunkReader = (market: MarketCode) => Promise<SnapshotSeries[]>;
+
+/** A servable snapshot and the symbols written since its build (read those from the chunks). */
+export interface ServedSnapshot {
+  snap: MarketSnapshot;
+  dirty: ReadonlySet<string>;
+}
+
+/**
+ * The servable snapshots of the markets `markets` selects, each with the ids written since its build
+ * as a JSON array (the subquery reads the (market, generation) index: as many rows as dirty symbols).
+ */
+export function servableSql(markets: string): string {
+  return `SELECT s.market, s.key,
+      (SELECT json_group_array(g.symbol_id) FROM market_symbol_generation g
+       WHERE g.market = s.market AND g.generation > s.built_generation) AS dirty
+    FROM market_snapshots s
+    WHERE s.market IN (${markets}) AND s.key IS NOT NULL AND s.built_membership = s.membership`;
+}
 
 interface Loaded {
   key: string;
@@ -71,9 +93,9 @@ export class MarketSnapshots {
       .bind(market)
       .run();
     const row = await this.#d1
-      .prepare(`SELECT generation, key FROM market_snapshots WHERE market = ?1`)
+      .prepare(`SELECT generation, membership, key FROM market_snapshots WHERE market = ?1`)
       .bind(market)
-      .first<{ generation: number; key: string | null }>();
+      .first<{ generation: number; membership: number; key: string | null }>();
     const generation = row?.generation ?? 0;
     const series = await read(market);
     let asOf = "";
@@ -89,10 +111,11 @@ export class MarketSnapshots {
     await this.#bucket.put(key, body);
     const done = await this.#d1
       .prepare(
-        `UPDATE market_snapshots SET built_generation = ?2, key = ?3, run_id = ?4, as_of = ?5, bytes = ?6, series = ?7, built_at = ?8
+        `UPDATE market_snapshots SET built_generation = ?2, built_membership = ?9, key = ?3, run_id = ?4, as_of = ?5,
+           bytes = ?6, series = ?7, built_at = ?8
          WHERE market = ?1 AND generation = ?2`,
       )
-      .bind(market, generation, key, runId, asOf, body.length, series.length, now)
+      .bind(market, generation, key, runId, asOf, body.length, series.length, now, row?.membership ?? 0)
       .run();
     const published = (done.meta.changes ?? 0) > 0;
     const old = row?.key ?? null;
@@ -101,20 +124,34 @@ export class MarketSnapshots {
     return { published, key, generation, series: series.length, bars, bytes: body.length, rawBytes: raw.length, asOf };
   }
 
-  /** The current snapshot of each market these symbols belong to (markets without one omitted). */
-  async currentFor(symbolIds: readonly string[]): Promise<MarketSnapshot[]> {
+  /**
+   * The servable snapshot of each market these symbols belong to (markets without one omitted), with
+   * the symbols written since it was built — one statement.
+   */
+  async servingFor(symbolIds: readonly string[]): Promise<ServedSnapshot[]> {
     const rows = await this.#d1
-      .prepare(
-        `SELECT market, key FROM market_snapshots
-         WHERE key IS NOT NULL AND built_generation = generation
-           AND market IN (SELECT m.market FROM json_each(?1) AS k JOIN market_symbols m ON m.id = k.value)`,
-      )
+      .prepare(servableSql("SELECT m.market FROM json_each(?1) AS k JOIN market_symbols m ON m.id = k.value"))
       .bind(JSON.stringify([...new Set(symbolIds)]))
-      .raw<[string, string]>();
-    return this.#load(rows);
+      .raw<[string, string, string]>();
+    return this.#serve(rows);
   }
 
-  /** The market's current snapshot, or null (none built, or the store moved since). */
+  /** The market's servable snapshot with the symbols written since its build, or null (none built, or its membership moved). */
+  async serving(market: MarketCode): Promise<ServedSnapshot | null> {
+    const rows = await this.#d1.prepare(servableSql("?1")).bind(market).raw<[string, string, string]>();
+    return (await this.#serve(rows))[0] ?? null;
+  }
+
+  async #serve(rows: readonly [string, string, string][]): Promise<ServedSnapshot[]> {
+    const out: ServedSnapshot[] = [];
+    for (const [market, key, dirty] of rows) {
+      const [snap] = await this.#load([[market, key]]);
+      if (snap) out.push({ snap, dirty: new Set(JSON.parse(dirty) as string[]) });
+    }
+    return out;
+  }
+
+  /** The market's snapshot if the store has not moved at all since its build, else null. */
   async current(market: MarketCode): Promise<MarketSnapshot | null> {
     const rows = await this.#d1
       .prepare(

@@ -354,8 +354,9 @@ export const userModelSettings = sqliteTable("user_model_settings", {
 /**
  * The whole-market snapshot of each market (lib/market-snapshot.ts; the object in R2 under `key`).
  * `generation` counts writes to the market's stored bars (triggers on market_bar_chunks and
- * market_symbols, migration 0020); a snapshot is current only while `built_generation` equals it —
- * otherwise readers take the per-symbol chunks, never stale bars.
+ * market_symbols, migrations 0020/0021); `membership` counts only changes of which stocks the market
+ * holds. A snapshot is served while `built_membership` equals `membership`; the symbols written since
+ * its `built_generation` (market_symbol_generation) are read from the chunks, never stale bars.
  */
 export const marketSnapshots = sqliteTable("market_snapshots", {
   market: text("market").primaryKey(),
@@ -367,7 +368,23 @@ export const marketSnapshots = sqliteTable("market_snapshots", {
   bytes: integer("bytes"),
   series: integer("series"),
   builtAt: integer("built_at", { mode: "number" }),
+  membership: integer("membership").notNull().default(0),
+  builtMembership: integer("built_membership"),
 });
+
+/**
+ * The store generation of each symbol's last bars write (set by the market_bar_chunks triggers,
+ * migration 0021): a snapshot built at generation G is stale exactly for the symbols whose row is > G.
+ */
+export const marketSymbolGeneration = sqliteTable(
+  "market_symbol_generation",
+  {
+    symbolId: text("symbol_id").primaryKey(),
+    market: text("market").notNull(),
+    generation: integer("generation").notNull(),
+  },
+  (t) => [index("market_symbol_generation_market_gen").on(t.market, t.generation)],
+);
 
 export const marketSyncRuns = sqliteTable(
   "market_sync_runs",
