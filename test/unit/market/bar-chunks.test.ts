@@ -15,16 +15,7 @@ import {
   encodeBarChunks,
   encodeBarChunksV1,
 } from "../../../worker/lib/bar-chunks";
-
-function tradingDays(from: string, n: number): string[] {
-  const out: string[] = [];
-  const d = new Date(`${from}T00:00:00Z`);
-  while (out.length < n) {
-    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) out.push(d.toISOString().slice(0, 10));
-    d.setUTCDate(d.getUTCDate() + 1);
-  }
-  return out;
-}
+import { weekdays } from "../../../bench/support/market-universe";
 
 /** Prices either on a 0.01 tick (as CN providers send them) or full doubles (as Yahoo's adjusted ones). */
 function bars(rng: Rng, days: readonly string[], tick: boolean, amounts: "all" | "some" | "none"): Bar[] {
@@ -64,7 +55,7 @@ describe("bar chunks", () => {
   it("v2 round-trips tick and full-precision prices, with all, some or no amounts, across years", () => {
     for (const tick of [true, false])
       for (const amounts of ["all", "some", "none"] as const) {
-        const series = bars(rng, tradingDays("2023-11-20", 600), tick, amounts);
+        const series = bars(rng, weekdays(600, "2023-11-20"), tick, amounts);
         const chunks = encodeBarChunks(series);
         expect(chunks.map((c) => c.year)).toEqual([2023, 2024, 2025, 2026]);
         for (const c of chunks) expect(c.bars.startsWith("@2|")).toBe(true);
@@ -90,7 +81,7 @@ describe("bar chunks", () => {
   });
 
   it("rows written as v1 JSON still read, alone and mixed with v2 chunks in one series", () => {
-    const series = bars(rng, tradingDays("2024-03-01", 500), true, "some");
+    const series = bars(rng, weekdays(500, "2024-03-01"), true, "some");
     const v1 = encodeBarChunksV1(series).map((c) => c.bars);
     const v2 = encodeBarChunks(series).map((c) => c.bars);
     expect(v1[0]?.startsWith("{")).toBe(true);
@@ -116,7 +107,7 @@ describe("bar chunks", () => {
   });
 
   it("a corrupt v2 chunk decodes to no bars and is skipped by the column reader", () => {
-    const series = bars(rng, tradingDays("2024-06-03", 300), true, "all");
+    const series = bars(rng, weekdays(300, "2024-06-03"), true, "all");
     const texts = encodeBarChunks(series).map((c) => c.bars);
     const good = texts[1] ?? "";
     for (const bad of [
@@ -146,7 +137,7 @@ describe("bar chunks", () => {
   });
 
   it("decodeBarsTail is the last bars of every chunk decoded to bars", () => {
-    const series = bars(rng, tradingDays("2023-03-01", 500), true, "some");
+    const series = bars(rng, weekdays(500, "2023-03-01"), true, "some");
     const texts = encodeBarChunks(series).map((c) => c.bars);
     for (const k of [1, 40, 200, 320, 1000]) same(decodeBarsTail(texts, k), series.slice(-k));
     same(decodeBarsTail(texts), series);
@@ -160,7 +151,7 @@ describe("bar chunks", () => {
   });
 
   it("v2 holds provider-like bars in well under half the JSON's bytes", () => {
-    const series = bars(rng, tradingDays("2025-01-02", 240), true, "all");
+    const series = bars(rng, weekdays(240, "2025-01-02"), true, "all");
     const v1 = encodeBarChunksV1(series).reduce((n, c) => n + c.bars.length, 0);
     const v2 = encodeBarChunks(series).reduce((n, c) => n + c.bars.length, 0);
     expect(v2).toBeLessThan(0.5 * v1);

@@ -10,16 +10,7 @@ import { createRng, gauss, type Rng, uniform } from "../../../worker/engine/sim/
 import { decodeBarColumns, encodeBarChunks } from "../../../worker/lib/bar-chunks";
 import { encodeMarketSnapshot, MarketSnapshot, type SnapshotSeries } from "../../../worker/lib/market-snapshot";
 import type { BarColumns } from "../../../worker/engine/series";
-
-function tradingDays(from: string, n: number): string[] {
-  const out: string[] = [];
-  const d = new Date(`${from}T00:00:00Z`);
-  while (out.length < n) {
-    if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) out.push(d.toISOString().slice(0, 10));
-    d.setUTCDate(d.getUTCDate() + 1);
-  }
-  return out;
-}
+import { weekdays } from "../../../bench/support/market-universe";
 
 function bars(rng: Rng, days: readonly string[], tick: boolean, amounts: "all" | "some" | "none"): Bar[] {
   let c = uniform(rng, 1, 4000);
@@ -53,7 +44,7 @@ function expectSame(a: BarColumns, b: BarColumns): void {
 
 describe("market snapshot codec", () => {
   const rng = createRng(7);
-  const days = tradingDays("2024-03-01", 420);
+  const days = weekdays(420, "2024-03-01");
   const market: SnapshotSeries[] = [];
   for (let s = 0; s < 40; s++) {
     const list = bars(rng, days.slice(s % 7), s % 3 !== 0, s % 4 === 0 ? "none" : s % 4 === 1 ? "some" : "all");
