@@ -61,8 +61,11 @@ describe("the audit trail", () => {
     const stub = await getAgentByName<Env, SessionAgent>(testEnv.SessionAgent, id);
     await stub.notify({ id: "task_a", text: `Screening task_a succeeded ${key}` });
     await eventually(async () => ((await readSession(id)).messages.length === 6 ? true : undefined));
-
-    const { text, entries } = await exportOf(id);
+    // The notification turn's entry is sealed after its reply is stored: wait for the seal, not the reply.
+    const { text, entries } = await eventually(async () => {
+      const exported = await exportOf(id);
+      return exported.entries.length >= 3 ? exported : undefined;
+    });
     expect(entries.map((e) => e.kind)).toEqual(["turn", "turn", "notification"]);
     expect(await checkChain(text, await publicKey())).toBeNull();
 

@@ -98,7 +98,7 @@ export async function readUntil(
 }
 
 /** Polls until `check` passes (for work that finishes after the client went away). */
-export async function eventually<T>(check: () => Promise<T | undefined>, ms = 5000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
