@@ -14,7 +14,8 @@ import type {
 } from "@ai-sdk/provider";
 import { extractByRules } from "../memory/extract-rules";
 import { languageOf, type Lang } from "./errors";
-import { composeAnswer, composeHelp, composeMemoryAnswer, LABEL, md, type ObservedResult } from "./offline/answers";
+import { md } from "./offline/answer-format";
+import { composeAnswer, composeHelp, composeMemoryAnswer, LABEL, type ObservedResult } from "./offline/answers";
 import { extractSymbol, fitInput, inputFor, memoryIntent, planCalls, type VisibleTool } from "./offline/intents";
 
 /** The model id reported for the offline model. */

@@ -6,7 +6,8 @@
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
-import { composeAnswer, md } from "../../../worker/runtime/offline/answers";
+import { md } from "../../../worker/runtime/offline/answer-format";
+import { composeAnswer } from "../../../worker/runtime/offline/answers";
 import { extractSymbol, planCalls } from "../../../worker/runtime/offline/intents";
 import { decide } from "../../../worker/runtime/offline-model";
 import { BUILTIN_SKILLS } from "../../../worker/runtime/skills/builtin";

@@ -1,6 +1,6 @@
 /** The plain fallback shown before the markdown renderer loads reads as the rendered text would. */
 import { describe, expect, it } from "vitest";
-import { md } from "../../../worker/runtime/offline/answers";
+import { md } from "../../../worker/runtime/offline/answer-format";
 import { decodeEntities, plainMarkdown } from "../../../web/lib/markdown-text";
 
 describe("plainMarkdown", () => {
