@@ -1,0 +1,184 @@
+/**
+ * The offline model's answers: what each tool result means in both languages (holdings, a screening's
+ * layers, top sectors and candidates, a backtest's metrics and caveats, a task notification), escaped
+ * quoted text, and a not_found said in the person's language.
+ */
+import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
+import { describe, expect, it } from "vitest";
+import { md } from "../../../worker/runtime/offline/answer-format";
+import { composeAnswer } from "../../../worker/runtime/offline/answers";
+import { decide } from "../../../worker/runtime/offline-model";
+import { calls, options, text, toolTurn, user } from "./offline-model-prompts";
+const HOLDINGS = {
+  mode: "diagnose",
+  freeCash: 5000,
+  positionCount: 1,
+  positions: [{ code: "SH.600000", name: "浦发银行", shares: 1000, cost: 7.5, buyDate: null, stop: 7, updatedAt: "" }],
+  diagnostics: [
+    {
+      code: "SH.600000",
+      name: "浦发银行",
+      shares: 1000,
+      cost: 7.5,
+      ok: true,
+      latestClose: 10.01,
+      latestDate: "2024-09-19",
+      marketValue: 10010,
+      pnlPct: 33.46,
+      grade: "healthy",
+      healthScore: 45,
+      healthGrade: "warning",
+      phase: "ACC_B",
+      stop: 7,
+      stopStatus: "ok",
+      danger: [],
+      warnings: [],
+      positives: ["phase ACC_D"],
+      stale: true,
+    },
+  ],
+};
+
+describe("offline answers say what results mean", () => {
+  it("gives each holding its price, value, P&L, stop and health in both languages", () => {
+    const zh = text(decide(options([user("查看持仓"), ...toolTurn("portfolio", HOLDINGS)])));
+    expect(zh).toContain("浦发银行");
+    expect(zh).toContain("盈亏 +33.46%");
+    expect(zh).toContain("止损 7（安全）");
+    expect(zh).toContain("市值 10010");
+    expect(zh).toContain("健康度 45/100（警告）");
+    expect(zh).not.toMatch(/positions：1 项/);
+    const en = text(decide(options([user("show my holdings"), ...toolTurn("portfolio", HOLDINGS)])));
+    expect(en).toContain("P&L +33.46%");
+    expect(en).toContain("stop 7 (clear)");
+    expect(en).toContain("health 45/100 (warning)");
+  });
+
+  it("reads a finished screening's layers and top candidates, and a backtest's metrics with caveats", () => {
+    const screening = {
+      tasks: [
+        {
+          id: "task_1",
+          kind: "screening",
+          status: "succeeded",
+          result: {
+            universe: "SIM",
+            asOf: "2026-06-30",
+            simulated: true,
+            regime: { state: "NEUTRAL" },
+            summary: {
+              total_scanned: 300,
+              layer1_passed: 240,
+              layer2_passed: 90,
+              layer3_passed: 40,
+              layer4_passed: 6,
+              layer5_passed: 2,
+            },
+            top_sectors: [
+              { sector: "银行", count: 5, strength: 1 },
+              { sector: "煤炭", count: 3, strength: 0.8137 },
+            ],
+            candidates: [
+              {
+                code: "SIM.0042",
+                name: "<b>星辰</b>",
+                close: 12.3,
+                triggers: [{ type: "SPRING", date: "2026-06-25", status: "confirmed" }],
+                verdict: "entry",
+                stop: 11.2,
+              },
+            ],
+          },
+        },
+      ],
+      message: "1 task",
+    };
+    const zh = text(decide(options([user("查看后台任务"), ...toolTurn("check_background_tasks", screening)])));
+    expect(zh).toContain("扫描 300 → L1 流动性 240 → L2 通道 90 → L3 板块 40 → L4 触发 6 → L5 确认 2");
+    // The sectors in the order given (by strength), each with the strength it is ranked by.
+    expect(zh).toContain("强势板块（按强度排序）：银行（5 只，强度 1.00），煤炭（3 只，强度 0.81）");
+    expect(zh).toContain("SIM.0042");
+    expect(zh).toContain("&lt;b&gt;星辰&lt;/b&gt;");
+    expect(zh).toContain("模拟市场");
+    const enScreening = text(
+      decide(options([user("check background tasks"), ...toolTurn("check_background_tasks", screening)])),
+    );
+    expect(enScreening).toContain(
+      "Top sectors (by strength): 银行 (5 stocks, strength 1.00), 煤炭 (3 stocks, strength 0.81)",
+    );
+    const backtest = {
+      tasks: [
+        {
+          id: "task_2",
+          kind: "backtest",
+          status: "succeeded",
+          result: {
+            period: "2025-07-01..2026-06-30",
+            universe: "SIM",
+            hold_days: 15,
+            top_n: 2,
+            exit_mode: "sltp",
+            trades: 40,
+            win_rate_pct: 52.5,
+            avg_ret_pct: 1.2,
+            median_ret_pct: 0.8,
+            sharpe_ratio: 1.1,
+            max_drawdown_pct: -12.5,
+            calmar_ratio: 0.9,
+            cvar95_pct: -7.7,
+            portfolio_total_ret_pct: 11.1,
+            caveats: ["Survivorship: the universe is today's list."],
+          },
+        },
+      ],
+      message: "1 task",
+    };
+    const en = text(decide(options([user("check background tasks"), ...toolTurn("check_background_tasks", backtest)])));
+    expect(en).toContain("40 trades, win rate 52.50%");
+    expect(en).toContain("Sharpe 1.10");
+    expect(en).toContain("max drawdown -12.50%");
+    expect(en).toContain("Caveats: Survivorship");
+    expect(en).toContain("stop-loss/take-profit");
+    // In Chinese the kind and the exit mode are words, not the tool's name or the engine's code.
+    const withKind = { ...backtest, tasks: backtest.tasks.map((t) => ({ ...t, kind: "run_backtest" })) };
+    const zhBacktest = text(decide(options([user("查看后台任务"), ...toolTurn("check_background_tasks", withKind)])));
+    expect(zhBacktest).toContain("- 策略回测 `");
+    expect(zhBacktest).toContain("止损止盈");
+    expect(zhBacktest).not.toMatch(/run_backtest|sltp/);
+  });
+
+  it("reads a finished task's notification through check_background_tasks, in the conversation's language", () => {
+    const notice =
+      '[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification id="n1">\nScreening task_abc finished (market cn/SIM).\n</task-notification>\nReport this result to the user briefly.';
+    const prompt: LanguageModelV4Prompt = [
+      user("帮我选股"),
+      { role: "assistant", content: [{ type: "text", text: "…" }] },
+      user(notice),
+    ];
+    expect(calls(decide(options(prompt)))).toEqual([
+      { toolName: "check_background_tasks", input: { task_id: "task_abc" } },
+    ]);
+    const answered = text(
+      decide(options([...prompt, ...toolTurn("check_background_tasks", { tasks: [], message: "" })])),
+    );
+    expect(answered).toContain("离线规则模型");
+  });
+
+  it("escapes quoted text so raw HTML cannot break the message", () => {
+    const out = composeAnswer(
+      [{ toolName: "get_time", output: { note: "use <code> here *now*" }, isError: false }],
+      "en",
+    );
+    expect(out).toContain("use &lt;code&gt; here \\*now\\*");
+    expect(out).not.toContain("<code>");
+    expect(md("ACC_B [x](y) | `z`")).toBe("ACC_B \\[x\\](y) \\| \\`z\\`");
+  });
+
+  it("answers a not_found in the person's language and never lists internal tool names for help", () => {
+    const help = text(decide(options([user("hello there")])));
+    expect(help).not.toContain("check_background_tasks");
+    expect(help).toContain("analyze 600000");
+    const zhHelp = text(decide(options([user("你好")])));
+    expect(zhHelp).toContain("分析上证指数");
+  });
+});
