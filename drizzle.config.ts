@@ -3,6 +3,7 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./worker/storage/schema.ts",
+  // schema.ts re-exports market-schema.ts; both are listed so a table declared in either is covered.
+  schema: ["./worker/storage/schema.ts", "./worker/storage/market-schema.ts"],
   out: "./migrations",
 });
