@@ -3,126 +3,31 @@
  * out through the real queue and reports back as a notification turn; a library-signed webhook starts
  * the same run (bad signature, stale/future timestamp, missing headers, replayed id refused, nothing
  * queued); the tasks API; and the faults: a batch that throws is retried without double counting,
- * cancel during fan-out, a poison message dead-lettered with the task failed, backtests, reports,
- * strategy decisions, query_history and the daily cron.
+ * cancel during fan-out, a poison message dead-lettered with the task failed. The other jobs
+ * (backtests, reports, strategy decisions, query_history, the daily cron): background-jobs.test.ts.
  */
-import { Webhook } from "standardwebhooks";
 import { beforeAll, describe, expect, it } from "vitest";
-import sp500Csv from "../../node_modules/vega-datasets/data/sp500-2000.csv?raw";
-import { createApp } from "../../worker/app";
 import type { BackgroundDeps } from "../../worker/background/background-deps";
-import { backgroundDeps } from "../../worker/coordinator/background-wiring";
-import { createBackgroundPort } from "../../worker/background/background-port";
-import { startDailyScreening } from "../../worker/background/daily-screening";
-import { createBackgroundHandlers } from "../../worker/background/handlers";
-import { createQueueConsumer, type ConsumedMessage, type DeadLetter } from "../../worker/background/queue-consumer";
 import { coordinatorOf } from "../../worker/background/screen-jobs";
-import { boardFilter } from "../../worker/background/universe";
-import { BacktestInput, type BacktestResult } from "../../worker/contracts/backtest";
-import { replayBacktest } from "../../worker/engine/backtest/replay";
-import { resolveParams } from "../../worker/engine/params";
-import type { ReportResult, StrategyResult } from "../../worker/contracts/report";
 import type { ScreeningResult } from "../../worker/contracts/screening";
 import type { TaskView } from "../../worker/contracts/task";
 import { formatId } from "../../worker/lib/ids";
-import { createLogger } from "../../worker/lib/log";
-import { buildOfflineBundle } from "../../worker/market/offline/bundle";
-import type { BackgroundKind } from "../../worker/ports/background";
 import { createDb } from "../../worker/storage/db";
-import { D1MarketCache } from "../../worker/storage/market-cache-repo";
 import { tasks as tasksTable } from "../../worker/storage/schema";
 import { call, eventually, newSession, postJson, readSession, script, sendAndRead, chunksOf } from "./turn-helpers";
 import { testEnv } from "./test-env";
-
-const SECRET = `whsec_${btoa("wyckoff-edge-test-secret-0123456789")}`;
-const cache = new D1MarketCache(createDb(testEnv.DB));
-const silent = createLogger(() => {});
-
-beforeAll(async () => {
-  const bundle = buildOfflineBundle({ sp500Csv });
-  await cache.upsertSymbols(bundle.symbols, 0);
-  for (const s of bundle.series) await cache.putSeries(s);
-}, 120_000); // a hang cap for loading the bundle on a busy machine, not a timing budget
-
-async function getTask(id: string): Promise<TaskView & { result?: unknown }> {
-  return (await (await call(`/api/tasks/${id}`)).json()) as TaskView;
-}
-
-async function finished(id: string, ms = 20_000): Promise<TaskView> {
-  return eventually(async () => {
-    const t = await getTask(id);
-    return t.status === "queued" || t.status === "running" ? undefined : t;
-  }, ms);
-}
-
-async function taskCount(): Promise<number> {
-  return (await createDb(testEnv.DB).select().from(tasksTable)).length;
-}
-
-/** A webhook request signed by the standardwebhooks library (or tampered with by `mutate`). */
-function signed(
-  body: unknown,
-  o: { id?: string; at?: Date; secret?: string; drop?: string } = {},
-): { headers: Record<string, string>; body: string } {
-  const text = JSON.stringify(body);
-  const id = o.id ?? `msg_${crypto.randomUUID()}`;
-  const at = o.at ?? new Date();
-  const signature = new Webhook(o.secret ?? SECRET).sign(id, at, text);
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "webhook-id": id,
-    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": signature,
-  };
-  if (o.drop) delete headers[o.drop];
-  return { headers, body: text };
-}
-
-async function webhook(req: { headers: Record<string, string>; body: string }, secret = SECRET) {
-  const env = { ...testEnv, WEBHOOK_SECRET: secret };
-  return createApp().request(
-    "http://wyckoff.test/api/webhooks/screenings",
-    { method: "POST", headers: req.headers, body: req.body },
-    env,
-  );
-}
-
-/** Deps whose queue producer captures messages instead of sending them (drives handlers by hand). */
-function capturing(over: Partial<BackgroundDeps> = {}): { deps: BackgroundDeps; sent: unknown[] } {
-  const sent: unknown[] = [];
-  const queue = {
-    send: async (body: unknown) => void sent.push(body),
-    sendBatch: async (messages: Iterable<{ body: unknown }>) => {
-      for (const m of messages) sent.push(m.body);
-    },
-  } as unknown as BackgroundDeps["queue"];
-  return { deps: backgroundDeps(testEnv, { queue, log: silent, ...over }), sent };
-}
-
-/** Runs one message through the consumer; answers what the consumer did with it. */
-async function deliver(deps: BackgroundDeps, body: unknown, attempts = 1) {
-  const outcome = { acked: false, retried: false, dead: [] as DeadLetter[] };
-  const message: ConsumedMessage = {
-    id: crypto.randomUUID(),
-    attempts,
-    body,
-    ack: () => void (outcome.acked = true),
-    retry: () => void (outcome.retried = true),
-  };
-  await createQueueConsumer(createBackgroundHandlers(deps))(
-    { queue: "wyckoff-edge-background", messages: [message] },
-    { send: async (d: DeadLetter) => void outcome.dead.push(d) },
-    silent,
-  );
-  return outcome;
-}
-
-async function submit(deps: BackgroundDeps, kind: BackgroundKind, input: unknown, sessionId: string | null = null) {
-  const r = await createBackgroundPort(deps).submit({ kind, input, ownerId: "local", sessionId });
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value.task.id;
-}
-
+import {
+  capturing,
+  deliver,
+  finished,
+  getTask,
+  seedOfflineMarket,
+  signed,
+  submit,
+  taskCount,
+  webhook,
+} from "./background-helpers";
+beforeAll(seedOfflineMarket, 120_000); // a hang cap for loading the bundle on a busy machine, not a timing budget
 describe("chat → screening on the offline market → notification turn (real queues)", () => {
   it("returns a task id at once, keeps talking, and reports the result in a turn of its own", async () => {
     const id = await newSession();
@@ -318,148 +223,4 @@ describe("fan-out faults", () => {
     expect(t.status).toBe("failed");
     expect(t.error).toMatch(/permanent failure: invalid screen_stocks input/);
   }, 30_000);
-});
-
-describe("other background jobs", () => {
-  it("backtests the offline market with honest caveats", async () => {
-    const { deps, sent } = capturing();
-    const id = await submit(deps, "run_backtest", { hold_days: 5, top_n: 2, exit_mode: "sltp" });
-    expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
-    for (const m of sent.filter((x) => (x as { kind: string }).kind === "backtest.batch"))
-      expect((await deliver(deps, m)).acked).toBe(true);
-    const t = await getTask(id);
-    expect(t.status).toBe("succeeded");
-    const r = t.result as BacktestResult;
-    expect(r.universe).toBe("SIM");
-    expect(r.trades).toBe(r.trade_list.length);
-    expect(r.nav.length).toBeGreaterThan(10);
-    expect(r.caveats.join(" ")).toMatch(/Survivorship/);
-    expect(r.caveats.join(" ")).toMatch(/Simulated market/);
-    for (const trade of r.trade_list) expect(trade.entryDate > trade.signalDate).toBe(true);
-  }, 30_000);
-
-  it("backtests only the symbol it is given (not the whole market)", async () => {
-    const { deps, sent } = capturing();
-    const id = await submit(deps, "run_backtest", { hold_days: 5, top_n: 2, symbol: "SIM.0002" });
-    expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
-    for (const m of sent.filter((x) => (x as { kind: string }).kind === "backtest.batch"))
-      expect((await deliver(deps, m)).acked).toBe(true);
-    const t = await getTask(id);
-    expect(t.status).toBe("succeeded");
-    const r = t.result as BacktestResult;
-    expect(r.symbols).toBe(1);
-    for (const trade of r.trade_list) expect(trade.code).toBe("SIM.0002");
-  }, 30_000);
-
-  it("fans a backtest out in symbol batches; the coordinator's day replay equals the single-call replay", async () => {
-    const { deps, sent } = capturing({ batchSize: 70 });
-    const input = { hold_days: 10, top_n: 3, exit_mode: "close_only" };
-    const id = await submit(deps, "run_backtest", input);
-    expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
-    const batches = sent.filter((m) => (m as { kind: string }).kind === "backtest.batch");
-    expect(batches).toHaveLength(5);
-    const coordinator = coordinatorOf(deps, id);
-    for (const [i, m] of batches.entries()) {
-      expect((await deliver(deps, m)).acked).toBe(true);
-      if (i === 0) expect((await deliver(deps, m, 2)).acked).toBe(true); // a redelivery counts once
-      if (i < batches.length - 1) expect((await getTask(id)).status).toBe("running");
-    }
-    expect(await coordinator.state()).toMatchObject({ received: 5, total: 5, finished: true });
-    const t = await getTask(id);
-    expect(t.status).toBe("succeeded");
-    const fanned = t.result as BacktestResult;
-    // The same backtest in one call over the same cached bars (the pre-fan-out path).
-    const symbols = boardFilter(await cache.listSymbols("SIM", "stock"), "all");
-    const series = await cache.getSeriesMany(symbols.map((s) => s.id));
-    const byId = new Map(series.map((s) => [s.symbolId, s.bars]));
-    const single = await replayBacktest(
-      {
-        market: "CN",
-        label: "SIM",
-        simulated: true,
-        symbols: symbols.map((s) => ({
-          meta: { id: s.id, code: s.id, name: s.name, industry: s.industry, board: s.board },
-          bars: byId.get(s.id) ?? [],
-        })),
-        index: (await cache.getSeries("SIM.IDX1"))?.bars ?? [],
-        smallCap: (await cache.getSeries("SIM.IDX2"))?.bars ?? [],
-      },
-      BacktestInput.parse(input),
-      resolveParams(),
-    );
-    expect(single?.trades).toBeGreaterThan(10);
-    // The benchmark NAV is added around the engine's replay; the rest is the engine's own result.
-    const { benchmark, benchmark_nav, ...core } = fanned;
-    expect(benchmark).toBe("SIM.IDX1");
-    expect(benchmark_nav?.map((p) => p.date)).toEqual(fanned.nav.map((p) => p.date));
-    expect(benchmark_nav?.[0]?.nav).toBe(1);
-    expect(core).toEqual(single);
-    // A redelivered start of a finished backtest sends nothing more.
-    expect((await deliver(deps, { kind: "task.run", taskId: id })).acked).toBe(true);
-    expect(sent.filter((m) => (m as { kind: string }).kind === "backtest.batch")).toHaveLength(5);
-    // The per-day rows are freed once the task is complete; a late redelivery is still a duplicate.
-    expect(await deliver(deps, batches[4] as never)).toMatchObject({ acked: true });
-    const { runInDurableObject } = await import("cloudflare:test");
-    const leftover = await runInDurableObject(coordinator as never, (_instance: unknown, state: DurableObjectState) => {
-      const tables = state.storage.sql
-        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'bt_%'")
-        .toArray();
-      const bytes = state.storage.sql
-        .exec<{ n: number }>("SELECT COALESCE(SUM(LENGTH(data)), 0) AS n FROM partials")
-        .one().n;
-      return { tables: tables.length, bytes };
-    });
-    expect(leftover).toEqual({ tables: 0, bytes: 10 });
-  }, 60_000);
-
-  it("writes a rule-based report with the offline model, labelled as such", async () => {
-    const { deps } = capturing({});
-    const offline = { ...deps, config: { ...deps.config, model: undefined } };
-    const id = await submit(offline, "generate_ai_report", { stock_codes: ["SIM.0001", "SIM.0002", "NOPE.1"] });
-    await deliver(offline, { kind: "task.run", taskId: id });
-    const r = (await getTask(id)).result as ReportResult;
-    expect(r).toMatchObject({ ok: true, rule_based: true, model: "rule-based", stock_count: 2, simulated: true });
-    expect(r.report_text).toMatch(/Rule-based report/);
-    expect(r.missing).toHaveLength(1);
-    expect(r.camps.map((c) => c.camp).every((c) => ["起跳板", "储备营地", "逻辑破产"].includes(c))).toBe(true);
-  });
-
-  it("decides orders: holdings get a decision, stops only tighten", async () => {
-    const { deps } = capturing();
-    const offline = { ...deps, config: { ...deps.config, model: undefined } };
-    const id = await submit(offline, "generate_strategy_decision", {
-      holdings: [{ code: "SIM.0003", shares: 1000, cost_price: 1, stop_loss: 0.5 }],
-      free_cash: 100_000,
-    });
-    await deliver(offline, { kind: "task.run", taskId: id });
-    const r = (await getTask(id)).result as StrategyResult;
-    expect(r.ok).toBe(true);
-    const held = r.decisions.find((d) => d.code === "SIM.0003");
-    expect(held).toBeDefined();
-    expect(held?.stop ?? 0).toBeGreaterThanOrEqual(0.5);
-    expect(r.screen_summary.total_scanned).toBe(300);
-  }, 30_000);
-
-  it("query_history reads the tracked signals with status counts", async () => {
-    const { deps } = capturing();
-    const port = createBackgroundPort(deps);
-    const signals = await port.history("local", { source: "signal", limit: 20 });
-    expect(signals.source).toBe("signal");
-    const total = Object.values(signals.status_counts ?? {}).reduce((a, b) => a + b, 0);
-    expect(total).toBeGreaterThanOrEqual(signals.rows.length);
-    const recs = await port.history("local", { source: "recommendation", limit: 10 });
-    for (const r of recs.rows) expect("current_price" in r).toBe(true);
-    expect((await port.history("local", { source: "tail_buy", limit: 5 })).rows).toEqual([]);
-  });
-
-  it("the daily cron starts one screening per day and is off by default", async () => {
-    const { deps } = capturing();
-    const port = createBackgroundPort(deps);
-    const now = Date.parse("2026-07-01T07:40:00Z");
-    expect(await startDailyScreening({ setting: "off", port, now, log: silent })).toBeNull();
-    const a = await startDailyScreening({ setting: "cn", port, now, log: silent });
-    const b = await startDailyScreening({ setting: "cn", port, now: now + 60_000, log: silent });
-    expect(a).toMatch(/^task_/);
-    expect(b).toBe(a);
-  });
 });
