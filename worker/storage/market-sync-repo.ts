@@ -2,10 +2,11 @@
  * D1SyncStore: the market sync's runs, batches and failures, and its bulk writes into the market
  * cache's tables. Bulk statements bind one JSON array and read it with `json_each`, so a page of the
  * list is one statement (D1 allows at most 100 bound parameters per statement and 1,000 queries per
- * invocation; per-row statements for 5,300 symbols would exceed both).
+ * invocation; per-row statements for 5,300 symbols would exceed both). The universe-list writes are
+ * in market-universe-writes.ts, the status reads in market-sync-status.ts.
  */
 import type { Bar } from "../contracts/analysis";
-import { coverageStatement, type SyncCoverage, type SyncFailure } from "../contracts/market-sync";
+import { type SyncCoverage, type SyncFailure } from "../contracts/market-sync";
 import { decodeBarChunk, encodeBarChunks } from "../lib/bar-chunks";
 import type {
   AppendItem,
@@ -19,11 +20,11 @@ import type {
 } from "../ports/market-sync";
 import type { ProviderListing, SyncedUniverse } from "../ports/market-data";
 import type { UsListEntry } from "../ports/market-sync";
+import * as statusReads from "./market-sync-status";
+import * as universeWrites from "./market-universe-writes";
 
 /** Ids per `IN (…)` read (below D1's parameter cap). */
 const SLICE = 90;
-/** List rows per bulk upsert statement (keeps each statement far below D1's 100 KB statement size). */
-const UPSERT_ROWS = 200;
 
 interface RunRow {
   id: string;
@@ -138,100 +139,20 @@ export class D1SyncStore implements SyncStore {
       .run();
   }
 
-  async upsertUniverse(rows: readonly UniverseRow[], seenOn: string, now: number): Promise<void> {
-    const stmts: D1PreparedStatement[] = [];
-    for (let i = 0; i < rows.length; i += UPSERT_ROWS) {
-      const json = JSON.stringify(
-        rows.slice(i, i + UPSERT_ROWS).map((r) => ({
-          id: r.id,
-          exchange: r.exchange,
-          code: r.code,
-          name: r.name,
-          board: r.board,
-          industry: r.industry,
-          status: r.bar ? "listed" : "suspended",
-          st: r.st ? 1 : 0,
-          listedOn: r.listedOn,
-          totalCap: r.totalCap,
-          floatCap: r.floatCap,
-        })),
-      );
-      stmts.push(
-        this.#d1
-          .prepare(
-            `INSERT INTO market_symbols (id, market, exchange, code, name, pinyin, kind, board, industry, status,
-               currency, simulated, updated_at, st, listed_on, total_cap, float_cap, last_seen)
-             SELECT json_extract(j.value, '$.id'), 'CN', json_extract(j.value, '$.exchange'),
-               json_extract(j.value, '$.code'), json_extract(j.value, '$.name'), '', 'stock',
-               json_extract(j.value, '$.board'), json_extract(j.value, '$.industry'),
-               json_extract(j.value, '$.status'), 'CNY', 0, ?2, json_extract(j.value, '$.st'),
-               json_extract(j.value, '$.listedOn'), json_extract(j.value, '$.totalCap'),
-               json_extract(j.value, '$.floatCap'), ?3
-             FROM json_each(?1) AS j WHERE true
-             ON CONFLICT(id) DO UPDATE SET
-               name = excluded.name, board = excluded.board,
-               industry = coalesce(excluded.industry, market_symbols.industry),
-               status = excluded.status, st = excluded.st,
-               listed_on = coalesce(excluded.listed_on, market_symbols.listed_on),
-               total_cap = excluded.total_cap, float_cap = excluded.float_cap,
-               last_seen = excluded.last_seen, updated_at = excluded.updated_at`,
-          )
-          .bind(json, now, seenOn),
-      );
-    }
-    if (stmts.length > 0) await this.#d1.batch(stmts);
+  upsertUniverse(rows: readonly UniverseRow[], seenOn: string, now: number): Promise<void> {
+    return universeWrites.upsertUniverse(this.#d1, rows, seenOn, now);
   }
 
-  async upsertUsUniverse(entries: readonly UsListEntry[], seenOn: string, now: number): Promise<void> {
-    const stmts: D1PreparedStatement[] = [];
-    for (let i = 0; i < entries.length; i += UPSERT_ROWS) {
-      const json = JSON.stringify(
-        entries.slice(i, i + UPSERT_ROWS).map((e) => ({ t: e.ticker, n: e.name ?? e.ticker, i: e.industry })),
-      );
-      // Names: Yahoo's (recordListing) win over the list's once resolved; the list names new symbols.
-      stmts.push(
-        this.#d1
-          .prepare(
-            `INSERT INTO market_symbols (id, market, exchange, code, name, pinyin, kind, board, industry, status,
-               currency, simulated, updated_at, st, last_seen)
-             SELECT 'US.' || json_extract(j.value, '$.t'), 'US', 'US', json_extract(j.value, '$.t'),
-               json_extract(j.value, '$.n'), '', 'stock', NULL, json_extract(j.value, '$.i'), 'listed', 'USD', 0,
-               ?2, 0, ?3
-             FROM json_each(?1) AS j WHERE true
-             ON CONFLICT(id) DO UPDATE SET
-               name = CASE WHEN market_symbols.name = market_symbols.code THEN excluded.name ELSE market_symbols.name END,
-               industry = coalesce(excluded.industry, market_symbols.industry),
-               status = 'listed', last_seen = excluded.last_seen, updated_at = excluded.updated_at`,
-          )
-          .bind(json, now, seenOn),
-      );
-    }
-    if (stmts.length > 0) await this.#d1.batch(stmts);
+  upsertUsUniverse(entries: readonly UsListEntry[], seenOn: string, now: number): Promise<void> {
+    return universeWrites.upsertUsUniverse(this.#d1, entries, seenOn, now);
   }
 
-  async markUnseenDelisted(market: "CN" | "US", seenOn: string, now: number): Promise<number> {
-    const r = await this.#d1
-      .prepare(
-        `UPDATE market_symbols SET status = 'delisted', updated_at = ?3
-         WHERE market = ?1 AND kind = 'stock' AND simulated = 0 AND status != 'delisted'
-           AND (last_seen IS NULL OR last_seen < ?2)`,
-      )
-      .bind(market, seenOn, now)
-      .run();
-    return r.meta.changes ?? 0;
+  markUnseenDelisted(market: "CN" | "US", seenOn: string, now: number): Promise<number> {
+    return universeWrites.markUnseenDelisted(this.#d1, market, seenOn, now);
   }
 
-  async markOffUsList(tickers: readonly string[], now: number): Promise<number> {
-    // Only symbols an earlier list had (last_seen set): a ticker analyzed outside it stays as it is.
-    const r = await this.#d1
-      .prepare(
-        `UPDATE market_symbols SET status = 'delisted', updated_at = ?2
-         WHERE market = 'US' AND kind IN ('stock', 'etf') AND simulated = 0 AND status != 'delisted'
-           AND last_seen IS NOT NULL AND code NOT IN (SELECT value FROM json_each(?1))`,
-      )
-      .bind(JSON.stringify(tickers), now)
-      .run();
-    return r.meta.changes ?? 0;
+  markOffUsList(tickers: readonly string[], now: number): Promise<number> {
+    return universeWrites.markOffUsList(this.#d1, tickers, now);
   }
 
   async seriesHeads(ids: readonly string[]): Promise<Map<string, SeriesHead>> {
@@ -407,89 +328,24 @@ export class D1SyncStore implements SyncStore {
     return this.run(runId);
   }
 
-  async coverage(market: "CN" | "US", asOf: string | null): Promise<SyncCoverage> {
-    const r = await this.#d1
-      .prepare(
-        `SELECT count(*) AS universe,
-           sum(CASE WHEN s.symbol_id IS NOT NULL THEN 1 ELSE 0 END) AS withBars,
-           sum(CASE WHEN s.last_date >= ?2 THEN 1 ELSE 0 END) AS current
-         FROM market_symbols m LEFT JOIN market_series s ON s.symbol_id = m.id
-         WHERE m.market = ?1 AND m.kind = 'stock' AND m.simulated = 0 AND m.status != 'delisted'
-           AND m.last_seen IS NOT NULL`,
-      )
-      .bind(market, asOf ?? "9999-12-31")
-      .first<{ universe: number; withBars: number | null; current: number | null }>();
-    const universe = r?.universe ?? 0;
-    const current = r?.current ?? 0;
-    return {
-      market,
-      universe,
-      current,
-      withBars: r?.withBars ?? 0,
-      pct: universe === 0 ? 0 : Math.round((current / universe) * 1000) / 10,
-      asOf,
-      statement: coverageStatement(current, universe, asOf),
-    };
+  coverage(market: "CN" | "US", asOf: string | null): Promise<SyncCoverage> {
+    return statusReads.coverage(this.#d1, market, asOf);
   }
 
-  async failures(limit: number, market: "CN" | "US"): Promise<{ list: SyncFailure[]; total: number }> {
-    const where = market === "US" ? `symbol_id LIKE 'US.%'` : `symbol_id NOT LIKE 'US.%'`;
-    const [rows, count] = await this.#d1.batch<unknown>([
-      this.#d1
-        .prepare(
-          `SELECT symbol_id, reason, failures, at FROM market_sync_failures WHERE ${where}
-           ORDER BY at DESC, symbol_id LIMIT ?1`,
-        )
-        .bind(limit),
-      this.#d1.prepare(`SELECT count(*) AS n FROM market_sync_failures WHERE ${where}`),
-    ]);
-    const list = (rows?.results ?? []) as { symbol_id: string; reason: string; failures: number; at: number }[];
-    const total = ((count?.results ?? []) as { n: number }[])[0]?.n ?? 0;
-    return {
-      list: list.map((f) => ({
-        symbol: f.symbol_id,
-        reason: f.reason,
-        failures: f.failures,
-        at: new Date(f.at).toISOString(),
-      })),
-      total,
-    };
+  failures(limit: number, market: "CN" | "US"): Promise<{ list: SyncFailure[]; total: number }> {
+    return statusReads.failures(this.#d1, limit, market);
   }
 
-  async members(market: "CN" | "US"): Promise<Set<string>> {
-    const rows = await this.#d1
-      .prepare(
-        `SELECT id FROM market_symbols
-         WHERE market = ?1 AND simulated = 0 AND last_seen IS NOT NULL AND status != 'delisted'`,
-      )
-      .bind(market)
-      .all<{ id: string }>();
-    return new Set(rows.results.map((r) => r.id));
+  members(market: "CN" | "US"): Promise<Set<string>> {
+    return statusReads.members(this.#d1, market);
   }
 
-  async commonLastDate(market: "CN" | "US"): Promise<string | null> {
-    const r = await this.#d1
-      .prepare(
-        `SELECT s.last_date AS d, count(*) AS n FROM market_series s JOIN market_symbols m ON m.id = s.symbol_id
-         WHERE m.market = ?1 AND m.kind = 'stock' AND m.simulated = 0 AND m.last_seen IS NOT NULL
-           AND m.status != 'delisted'
-         GROUP BY s.last_date ORDER BY n DESC, s.last_date DESC LIMIT 1`,
-      )
-      .bind(market)
-      .first<{ d: string }>();
-    return r?.d ?? null;
+  commonLastDate(market: "CN" | "US"): Promise<string | null> {
+    return statusReads.commonLastDate(this.#d1, market);
   }
 
-  async storage(market: "CN" | "US"): Promise<{ symbols: number; bytes: number }> {
-    const r = await this.#d1
-      .prepare(
-        `SELECT count(DISTINCT c.symbol_id) AS symbols, coalesce(sum(length(c.bars) + length(c.symbol_id) + 8), 0) AS bytes
-         FROM market_bar_chunks c JOIN market_symbols m ON m.id = c.symbol_id
-         WHERE m.market = ?1 AND m.simulated = 0`,
-      )
-      .bind(market)
-      .first<{ symbols: number; bytes: number }>();
-    return { symbols: r?.symbols ?? 0, bytes: r?.bytes ?? 0 };
+  storage(market: "CN" | "US"): Promise<{ symbols: number; bytes: number }> {
+    return statusReads.storage(this.#d1, market);
   }
 }
 
