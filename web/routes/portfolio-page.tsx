@@ -7,61 +7,12 @@ import type { PortfolioChange, PortfolioPreview, PortfolioView, Position } from 
 import { changeSummaryText, tradeNoteText } from "@contracts/server-text";
 import { useCallback, useEffect, useState } from "react";
 import { ConfirmDialog } from "../components/confirm-dialog";
+import { EMPTY, PortfolioChangeForm, type Action, type Draft } from "../components/portfolio-change-form";
+import { PortfolioPositions, signed } from "../components/portfolio-positions";
 import { accountApi, errorMessage } from "../lib/api-client";
 import { formatsOf } from "../lib/desk-strings";
 import { useIdT, type IdKey } from "../lib/identity-strings";
 import "../identity.css";
-
-type Action = "add" | "update" | "remove" | "set_cash";
-
-interface Draft {
-  action: Action;
-  code: string;
-  name: string;
-  shares: string;
-  cost: string;
-  buyDate: string;
-  stop: string;
-  freeCash: string;
-  price: string;
-  cash: "" | "trade" | "record";
-}
-
-const EMPTY: Draft = {
-  action: "add",
-  code: "",
-  name: "",
-  shares: "",
-  cost: "",
-  buyDate: "",
-  stop: "",
-  freeCash: "",
-  price: "",
-  cash: "",
-};
-
-/** The change a draft asks for (empty fields left out; the server names any missing one). */
-function changeOf(d: Draft): PortfolioChange {
-  const num = (s: string) => (s.trim() === "" ? undefined : Number(s));
-  const change: Record<string, unknown> = { action: d.action };
-  if (d.action === "set_cash") change["freeCash"] = num(d.freeCash);
-  else {
-    change["code"] = d.code.trim() || undefined;
-    if ((d.action === "add" || d.action === "remove") && d.cash) change["cash"] = d.cash;
-    if (d.action === "remove") change["price"] = num(d.price);
-    if (d.action !== "remove") {
-      if (d.name.trim()) change["name"] = d.name.trim();
-      change["shares"] = num(d.shares);
-      change["cost"] = num(d.cost);
-      if (d.buyDate.trim()) change["buyDate"] = d.buyDate.trim();
-      if (d.stop.trim()) change["stop"] = num(d.stop);
-    }
-  }
-  return JSON.parse(JSON.stringify(change)) as PortfolioChange;
-}
-
-const signClass = (x: number): string => (x > 0 ? "up" : x < 0 ? "down" : "");
-const signed = (text: string, x: number): string => (x > 0 ? `+${text}` : text);
 
 /** The confirmation text of a previewed change: what it does, cash and positions before → after. */
 function changeText(
@@ -173,21 +124,6 @@ export function PortfolioPage() {
       stop: p.stop === null ? "" : String(p.stop),
     });
 
-  const field = (key: keyof Draft, label: string, type = "text") => (
-    <label>
-      {label}
-      <input
-        name={key}
-        type={type}
-        step="any"
-        value={draft[key]}
-        onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
-      />
-    </label>
-  );
-
-  const portfolio = view?.portfolio;
-  const valuation = view?.valuation;
   return (
     <div className="id-page" data-testid="portfolio-page">
       <h1>{t("portfolioTitle")}</h1>
@@ -201,171 +137,12 @@ export function PortfolioPage() {
           {notice}
         </p>
       )}
-      <section>
-        <dl className="portfolio-totals" data-testid="portfolio-totals">
-          <div>
-            <dt>{t("freeCash")}</dt>
-            <dd data-testid="free-cash">{portfolio ? f.num(portfolio.freeCash) : "…"}</dd>
-          </div>
-          {valuation && (
-            <>
-              <div>
-                <dt>{t("marketValue")}</dt>
-                <dd data-testid="market-value">{f.num(valuation.marketValue)}</dd>
-              </div>
-              <div>
-                <dt>{t("totalValue")}</dt>
-                <dd data-testid="total-value">{f.num(valuation.totalValue)}</dd>
-              </div>
-              <div>
-                <dt>{t("totalPnl")}</dt>
-                <dd data-testid="total-pnl" className={signClass(valuation.pnl)}>
-                  {signed(f.num(valuation.pnl), valuation.pnl)}
-                  {valuation.pnlPct !== null && ` (${signed(f.pct(valuation.pnlPct / 100), valuation.pnlPct)})`}
-                </dd>
-              </div>
-            </>
-          )}
-        </dl>
-        {portfolio && portfolio.positions.length === 0 ? (
-          <p className="muted">{t("noPositions")}</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="id-table" data-testid="positions">
-              <thead>
-                <tr>
-                  {(
-                    [
-                      "code",
-                      "name",
-                      "shares",
-                      "cost",
-                      "price",
-                      "value",
-                      "pnl",
-                      "pnlPct",
-                      "buyDate",
-                      "stop",
-                      "actions",
-                    ] as const
-                  ).map((k) => (
-                    <th key={k}>{t(k)}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {portfolio?.positions.map((p) => {
-                  const v = valuation?.positions.find((x) => x.code === p.code);
-                  return (
-                    <tr key={p.code} data-code={p.code} data-testid="position-row">
-                      <td>{p.code}</td>
-                      <td>{p.name}</td>
-                      <td className="num">{f.num(p.shares, 0)}</td>
-                      <td className="num">{f.num(p.cost)}</td>
-                      {v && v.price !== null ? (
-                        <>
-                          <td
-                            className="num"
-                            data-testid="position-price"
-                            title={v.priceDate ? t("priceAsOf", { date: f.date(v.priceDate) }) : undefined}
-                          >
-                            {f.num(v.price)}
-                          </td>
-                          <td className="num" data-testid="position-value">
-                            {f.num(v.value ?? NaN)}
-                          </td>
-                          <td className={`num ${signClass(v.pnl ?? 0)}`} data-testid="position-pnl">
-                            {signed(f.num(v.pnl ?? NaN), v.pnl ?? 0)}
-                          </td>
-                          <td className={`num ${signClass(v.pnl ?? 0)}`} data-testid="position-pnl-pct">
-                            {v.pnlPct === null ? "—" : signed(f.pct(v.pnlPct / 100), v.pnlPct)}
-                          </td>
-                        </>
-                      ) : (
-                        <td colSpan={4} className="muted small" data-testid="position-no-price">
-                          {valuation ? t("noPrice", { error: v?.error ?? "?" }) : "…"}
-                        </td>
-                      )}
-                      <td>{p.buyDate ? f.date(p.buyDate) : ""}</td>
-                      <td className="num">{p.stop === null ? "" : f.num(p.stop)}</td>
-                      <td>
-                        <button type="button" className="small" onClick={() => edit(p, "update")}>
-                          {t("edit")}
-                        </button>{" "}
-                        <button type="button" className="small danger" onClick={() => edit(p, "remove")}>
-                          {t("remove")}
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {valuation?.positions.some((v) => v.simulated) && <p className="muted small">{t("simulatedPrices")}</p>}
-      </section>
-      <section>
-        <h2>{draft.action === "set_cash" ? t("setCash") : t("addPosition")}</h2>
-        <form
-          className="id-form"
-          data-testid="change-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void ask({ kind: "change", change: changeOf(draft) });
-          }}
-        >
-          <label>
-            {t("action")}
-            <select
-              name="action"
-              value={draft.action}
-              onChange={(e) => setDraft({ ...draft, action: e.target.value as Action })}
-            >
-              <option value="add">{t("act_add")}</option>
-              <option value="update">{t("act_update")}</option>
-              <option value="remove">{t("act_remove")}</option>
-              <option value="set_cash">{t("act_set_cash")}</option>
-            </select>
-          </label>
-          {draft.action === "set_cash" ? (
-            field("freeCash", t("freeCash"), "number")
-          ) : (
-            <>
-              {field("code", t("code"))}
-              {draft.action === "remove" && field("price", t("salePrice"), "number")}
-              {(draft.action === "add" || draft.action === "remove") && (
-                <label>
-                  {t("cashMode")}
-                  <select
-                    name="cash"
-                    value={draft.cash}
-                    onChange={(e) => setDraft({ ...draft, cash: e.target.value as Draft["cash"] })}
-                  >
-                    <option value="">{t("cashTrade")}</option>
-                    <option value="record">{t("cashRecord")}</option>
-                  </select>
-                </label>
-              )}
-              {draft.action !== "remove" && (
-                <>
-                  {field("name", t("name"))}
-                  {field("shares", t("shares"), "number")}
-                  {field("cost", t("cost"), "number")}
-                  {field("buyDate", t("buyDate"))}
-                  {field("stop", t("stop"), "number")}
-                </>
-              )}
-            </>
-          )}
-          <button type="submit" className="primary">
-            {t("apply")}
-          </button>
-        </form>
-        <p className="muted small" data-testid="cash-rule">
-          {t("cashRule")}
-        </p>
-      </section>
+      <PortfolioPositions view={view} onEdit={edit} />
+      <PortfolioChangeForm
+        draft={draft}
+        setDraft={setDraft}
+        onSubmit={(change) => void ask({ kind: "change", change })}
+      />
       <section>
         <h2>CSV</h2>
         <p>
