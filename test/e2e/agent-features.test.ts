@@ -8,7 +8,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser } from "./browser";
-import { lastAnswer, openPage, script, shot, startChat } from "./helpers";
+import { lastAnswer, openPage, script, shot, startChat, turnSettled } from "./helpers";
 
 interface SessionJson {
   profile: string | null;
@@ -279,7 +279,7 @@ describe("skills, profiles, sub-agents, spills and guards (scripted model)", () 
     expect(await banner.textContent()).toContain("analyze_stock");
     // the banner comes first, and its words are not repeated in the text below
     expect(await answer.locator(":scope > *").first().getAttribute("data-testid")).toBe("guard-banner");
-    await expect.poll(() => page.getByTestId("composer-busy").count()).toBe(0);
+    await turnSettled(page);
     expect((await answer.innerText()).split("⚠️").length - 1).toBe(1);
     expect(await answer.getByTestId("inline-note").first().textContent()).toContain("asked the model again");
     await shot(page, "guard-banner");

@@ -7,7 +7,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser } from "./browser";
-import { lastAnswer, openPage, script, shot, startChat } from "./helpers";
+import { lastAnswer, openPage, script, shot, startChat, turnSettled } from "./helpers";
 
 const words = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(3, "0")}`);
@@ -57,7 +57,7 @@ describe("live turns (scripted model)", () => {
     expect(await answer.locator(".md strong").first().textContent()).toBe("holds");
     expect(await answer.getByTestId("reasoning").textContent()).toContain("Reasoning");
     await expect.poll(() => page.getByTestId("status-line").textContent()).toMatch(/Usage: [1-9]/);
-    await expect.poll(() => page.getByTestId("composer-busy").count()).toBe(0);
+    await turnSettled(page);
     expect(page.errors).toEqual([]);
     await page.close();
   });
@@ -156,7 +156,7 @@ describe("live turns (scripted model)", () => {
     await page.reload();
     expect(page.url()).toContain(id);
     await expect.poll(() => lastAnswer(page), { timeout: 15_000 }).toContain("r059");
-    await expect.poll(() => page.getByTestId("composer-busy").count()).toBe(0);
+    await turnSettled(page);
     const answer = await lastAnswer(page);
     for (const w of all) expect(count(answer, w), w).toBe(1);
     expect(await page.getByTestId("assistant-message").count()).toBe(1);

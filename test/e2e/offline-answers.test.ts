@@ -8,7 +8,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser } from "./browser";
-import { openPage, shot, startChat } from "./helpers";
+import { openPage, shot, startChat, turnSettled } from "./helpers";
 
 async function toChinese(page: Page): Promise<void> {
   await page.getByRole("button", { name: "中文" }).click();
@@ -170,7 +170,7 @@ describe("offline answers on real data", () => {
       await startChat(page, typed);
       await page.locator(`[data-testid="tool-card"][data-tool="${tool}"]`).waitFor({ timeout: 30_000 });
       expect(await page.locator('[data-testid="tool-card"][data-tool="search_stock_by_name"]').count()).toBe(0);
-      await expect.poll(() => page.getByTestId("composer-busy").count(), { timeout: 60_000 }).toBe(0);
+      await turnSettled(page, 60_000);
     }
     expect(page.errors).toEqual([]);
     await page.close();

@@ -6,31 +6,12 @@
  * page's readout, weekly view and toggles, and the desk's tools (slash menu sends, copy, export,
  * theme switch) in both languages. Screenshots go to test/.reports/reading-room-2/.
  */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser } from "./browser";
-import { lastAnswer, script, startChat } from "./helpers";
+import { englishLeft, lastAnswer, openApp, screenshotsIn, script, send, startChat, turnSettled } from "./helpers";
 
-const SHOTS = path.resolve(import.meta.dirname, "../.reports/reading-room-2");
-
-async function snap(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
-}
-
-/**
- * English left in Chinese text: two English words in a row, once what is not prose is taken out —
- * codes and ids (SIM.0002, task_…), regimes in capitals, tool names in snake_case, units and names.
- */
-function englishLeft(text: string): string[] {
-  const cleaned = text
-    .replace(/\b[a-z]+(?:_[a-z0-9]+)+\b/g, "")
-    .replace(/\b[A-Z][A-Z0-9_.]+\b/g, "")
-    .replace(/\b(?:ms|KB|MB|wyckoff-edge|offline-rules|Markdown|JSON)\b/g, "");
-  return [...cleaned.matchAll(/\b[A-Za-z]{2,}\s+[A-Za-z]{2,}\b/g)].map((m) => m[0]);
-}
+const snap = screenshotsIn("reading-room-2");
 
 describe("reading room, second pass", () => {
   let browser: Browser;
@@ -45,20 +26,8 @@ describe("reading room, second pass", () => {
     await browser?.close();
   });
 
-  async function open(url: string, o: { lang?: "zh" | "en"; width?: number } = {}) {
-    const lang = o.lang ?? "en";
-    const ctx = await browser.newContext({
-      viewport: { width: o.width ?? 1280, height: 860 },
-      locale: lang === "zh" ? "zh-CN" : "en-US",
-      acceptDownloads: true,
-    });
-    await ctx.addInitScript((l) => localStorage.setItem("wyckoff-edge.lang", l), lang);
-    const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(url);
-    return Object.assign(page, { errors });
-  }
+  const open = (url: string, o: { lang?: "zh" | "en"; width?: number } = {}) =>
+    openApp(browser, url, { acceptDownloads: true, ...o });
 
   it("1: a turn sent from another tab and a share link opened before it both appear live, without a reload", async () => {
     await script(modelUrl, "mk-live-a", [{ text: "First answer mk-live-a." }]);
@@ -81,9 +50,7 @@ describe("reading room, second pass", () => {
     // Another tab sends the next message; neither open page started that turn.
     const other = await open(`${appUrl}/c/${id}`);
     await expect.poll(() => other.getByTestId("assistant-message").count()).toBe(1);
-    const box = other.getByTestId("composer");
-    await box.fill("and now mk-live-b");
-    await box.press("Enter");
+    await send(other, "and now mk-live-b");
     await expect.poll(() => lastAnswer(other)).toContain("from the other tab");
     await expect
       .poll(() => first.getByTestId("user-message").last().innerText(), { timeout: 30_000 })
@@ -104,7 +71,7 @@ describe("reading room, second pass", () => {
     const first = await open(offlineUrl, { lang: "zh" });
     const id = await startChat(first, "你好");
     await expect.poll(() => first.getByTestId("assistant-message").count(), { timeout: 30_000 }).toBe(1);
-    await expect.poll(() => first.getByTestId("composer-busy").count(), { timeout: 30_000 }).toBe(0);
+    await turnSettled(first, 30_000);
     const share = (await (
       await fetch(`${offlineUrl}/api/sessions/${id}/share`, {
         method: "POST",
@@ -118,9 +85,7 @@ describe("reading room, second pass", () => {
     // Another tab asks for a backtest; neither open page started that turn, nor the notice turn after it.
     const other = await open(`${offlineUrl}/c/${id}`, { lang: "zh" });
     await expect.poll(() => other.getByTestId("assistant-message").count()).toBe(1);
-    const box = other.getByTestId("composer");
-    await box.fill("回测 SIM.0002");
-    await box.press("Enter");
+    await send(other, "回测 SIM.0002");
     for (const page of [first, viewer]) {
       await expect
         .poll(() => page.getByTestId("user-message").last().innerText(), { timeout: 30_000 })
@@ -174,8 +139,7 @@ describe("reading room, second pass", () => {
       el.scrollTop = 0;
       el.dispatchEvent(new Event("scroll"));
     });
-    await page.getByTestId("composer").fill("more mk-scroll-2");
-    await page.getByTestId("composer").press("Enter");
+    await send(page, "more mk-scroll-2");
     await expect.poll(() => lastAnswer(page)).toContain("Tail mk-scroll-2");
     await expect.poll(gap).toBeLessThan(80);
     expect(page.errors).toEqual([]);
@@ -246,9 +210,13 @@ describe("reading room, second pass", () => {
       expect(text).toMatch(zh ? /大盘：(?:牛市|中性|谨慎|避险|崩跌|修复|修复确认)/ : /regime: [a-z]/);
       expect(text).toContain(zh ? "各层数量" : "Per-layer counts");
       if (zh) expect(text).not.toMatch(/regime|Per-layer|simulated|Candidates/);
-      // The top-sectors line, when there is one, with the reader's punctuation.
+      // The top-sectors line, when there is one, with the reader's punctuation: each sector's count and
+      // the strength it is ranked by.
       const sectors = view.getByTestId("top-sectors");
-      if ((await sectors.count()) > 0) expect(await sectors.innerText()).toMatch(zh ? /^行业：\S/ : /^Sector: \S/);
+      if ((await sectors.count()) > 0)
+        expect(await sectors.innerText()).toMatch(
+          zh ? /^行业：\S+（\d+ 只，强度 \d\.\d\d）/ : /^Sector: \S.* \(\d+ stocks, strength \d\.\d\d\)/,
+        );
       const layers = page.getByTestId("layer-table").locator("tbody tr");
       expect(await layers.count()).toBe(6);
       const candidates = page.getByTestId("candidate-row");
@@ -313,7 +281,7 @@ describe("reading room, second pass", () => {
       await box.press("Enter");
       await page.waitForURL(/\/c\/s_/);
       await expect.poll(() => page.getByTestId("user-message").first().innerText()).toContain("/checkup");
-      await expect.poll(() => page.getByTestId("composer-busy").count(), { timeout: 60_000 }).toBe(0);
+      await turnSettled(page, 60_000);
       const answer = page.getByTestId("assistant-message").last();
       const copy = answer.getByTestId("copy-message");
       await expect.poll(() => copy.innerText()).toBe(zh ? "复制" : "Copy");

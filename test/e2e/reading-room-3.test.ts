@@ -5,32 +5,15 @@
  * score for a symbol in the chat card, on its chart page and in the portfolio check, with the reasons
  * in Chinese in the Chinese UI. Screenshots (en/zh, desktop and 390 px) go to test/.reports/reading-room-3/.
  */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser } from "./browser";
-import { script, startChat } from "./helpers";
+import { api, openApp, screenshotsIn, script, startChat } from "./helpers";
 
-const SHOTS = path.resolve(import.meta.dirname, "../.reports/reading-room-3");
-
-async function snap(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const snap = screenshotsIn("reading-room-3", { fullPage: true });
 
 /** A number as the page prints it (grouping and sign) parsed back. */
 const parseNum = (text: string): number => Number(text.replace(/[^\d.+−-]/g, "").replace("−", "-"));
-
-async function api(base: string, route: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${base}${route}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 describe("reading room, the desk", () => {
   let browser: Browser;
@@ -45,19 +28,7 @@ describe("reading room, the desk", () => {
     await browser?.close();
   });
 
-  async function open(url: string, o: { lang?: "zh" | "en"; width?: number } = {}) {
-    const lang = o.lang ?? "en";
-    const ctx = await browser.newContext({
-      viewport: { width: o.width ?? 1280, height: 860 },
-      locale: lang === "zh" ? "zh-CN" : "en-US",
-    });
-    await ctx.addInitScript((l) => localStorage.setItem("wyckoff-edge.lang", l), lang);
-    const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(url);
-    return Object.assign(page, { errors });
-  }
+  const open = (url: string, o: { lang?: "zh" | "en"; width?: number } = {}) => openApp(browser, url, o);
 
   for (const [lang, width] of [
     ["en", 1280],

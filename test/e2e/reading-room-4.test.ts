@@ -7,52 +7,12 @@
  * page, portfolio, screening and backtest views, approval dialog — in en and zh at 1280 and 390 px,
  * saved to test/.reports/reading-room-4/.
  */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser } from "./browser";
-import { script, startChat } from "./helpers";
+import { api, englishLeft, openApp, screenshotsIn, script, send, startChat, turnSettled } from "./helpers";
 
-const SHOTS = path.resolve(import.meta.dirname, "../.reports/reading-room-4");
-
-async function snap(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
-}
-
-async function api(base: string, route: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${base}${route}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-/**
- * English left in Chinese text: two English words in a row, once what is not prose is taken out —
- * codes and ids (SIM.0002, task_…, SH.600000), regimes and event names in capitals, tool names in
- * snake_case, units and model names.
- */
-function englishLeft(text: string): string[] {
-  const cleaned = text
-    .replace(/\b[a-z]+(?:_[a-z0-9]+)+\b/g, "")
-    .replace(/\b[A-Z][A-Z0-9_.]+\b/g, "")
-    .replace(/\b(?:ms|KB|MB|wyckoff-edge|offline-rules|Markdown|JSON)\b/g, "");
-  return [...cleaned.matchAll(/\b[A-Za-z]{2,}\s+[A-Za-z]{2,}\b/g)].map((m) => m[0]);
-}
-
-/** `startChat` for a hook: types a first message on the home page and waits for its chat page. */
-async function startChatInHook(page: Page, text: string): Promise<string> {
-  const box = page.getByTestId("composer");
-  await box.fill(text);
-  await box.press("Enter");
-  await page.waitForURL(/\/c\/s_/);
-  await page.getByTestId("user-message").first().waitFor();
-  return new URL(page.url()).pathname.slice(3);
-}
+const snap = screenshotsIn("reading-room-4");
 
 /** Waits until `ready()` holds (hooks cannot use expect.poll); throws after `ms`. */
 async function until(ready: () => Promise<boolean>, ms: number): Promise<void> {
@@ -77,24 +37,8 @@ describe("reading room, third pass", () => {
     await browser?.close();
   });
 
-  async function open(
-    url: string,
-    o: { lang?: "zh" | "en"; width?: number; context?: BrowserContext } = {},
-  ): Promise<Page & { errors: string[] }> {
-    const lang = o.lang ?? "en";
-    const ctx =
-      o.context ??
-      (await browser.newContext({
-        viewport: { width: o.width ?? 1280, height: 860 },
-        locale: lang === "zh" ? "zh-CN" : "en-US",
-      }));
-    await ctx.addInitScript((l) => localStorage.setItem("wyckoff-edge.lang", l), lang);
-    const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(url);
-    return Object.assign(page, { errors });
-  }
+  const open = (url: string, o: { lang?: "zh" | "en"; width?: number; context?: BrowserContext } = {}) =>
+    openApp(browser, url, o);
 
   for (const lang of ["en", "zh"] as const) {
     it(`9 (${lang}): after a model 500 the retry note names the real delay, never "0.0 s"`, async () => {
@@ -172,10 +116,8 @@ describe("reading room, third pass", () => {
     await toggle.check();
     await expect.poll(() => toggle.isChecked()).toBe(true);
     // Nothing is shown while the tab is in view: the task starts, then the person switches tabs.
-    const box = page.getByTestId("composer");
-    await expect.poll(() => page.getByTestId("composer-busy").count(), { timeout: 30_000 }).toBe(0);
-    await box.fill("筛选市场");
-    await box.press("Enter");
+    await turnSettled(page, 30_000);
+    await send(page, "筛选市场");
     const panel = page.getByTestId("tasks-panel");
     await expect.poll(() => panel.getByTestId("task-item").count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await page.evaluate(() => {
@@ -257,14 +199,14 @@ describe("reading room, third pass", () => {
 
     beforeAll(async () => {
       const page = await open(offlineUrl, { lang: "zh" });
-      made.analysis = await startChatInHook(page, "分析上证指数");
+      made.analysis = await startChat(page, "分析上证指数");
       await page.getByTestId("analysis").first().waitFor({ timeout: 120_000 });
       for (const [key, text] of [
         ["screening", "筛选市场"],
         ["backtest", "回测 SIM.0003"],
       ] as const) {
         await page.goto(offlineUrl);
-        made[key] = await startChatInHook(page, text);
+        made[key] = await startChat(page, text);
         await until(
           async () =>
             (await page.getByTestId("tasks-panel").getByTestId("task-status").first().innerText()) === "已完成",
