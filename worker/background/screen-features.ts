@@ -14,6 +14,11 @@ import type { Universe } from "./universe";
 
 /** Bars the funnel reads per symbol (PARITY.md §2.4: a 320-day window). */
 export const SCREEN_WINDOW = 320;
+/**
+ * Symbols decoded per store read: an in-process screening of a whole market reads it in parts, so
+ * its columns (≈ 15 KB a symbol) never sit in memory all at once.
+ */
+const SYMBOLS_PER_READ = 500;
 /** Fewest bars a symbol needs to be screened at all. */
 const MIN_BARS = 120;
 
@@ -61,6 +66,12 @@ export async function screenFeatures(
   universe: Universe,
   index: readonly Bar[],
 ): Promise<SymbolFeatures[]> {
+  if (symbols.length > SYMBOLS_PER_READ) {
+    const out: SymbolFeatures[] = [];
+    for (let i = 0; i < symbols.length; i += SYMBOLS_PER_READ)
+      for (const f of await screenFeatures(cache, symbols.slice(i, i + SYMBOLS_PER_READ), universe, index)) out.push(f);
+    return out;
+  }
   const series = await cache.getColumnsMany(
     symbols.map((s) => s.id),
     SCREEN_WINDOW,

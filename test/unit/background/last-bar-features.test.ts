@@ -16,6 +16,9 @@ import {
 } from "../../../worker/engine/screen/symbol-features";
 import { buildSeriesFromColumns, seriesArenaSize, type BarColumns } from "../../../worker/engine/series";
 import type { Bar } from "../../../worker/contracts/analysis";
+import { screenFeatures } from "../../../worker/background/screen-features";
+import type { Universe } from "../../../worker/background/universe";
+import { benchUniverse } from "../../../bench/support/market-universe";
 
 const sim = buildSimMarket({ seed: 11, stocks: 80, days: 330, endDate: "2026-06-30" });
 const index = sim.bars.get(SIM_INDEX_COMPOSITE) ?? [];
@@ -94,5 +97,30 @@ describe("lastBarFeatures", () => {
     const c = columnsOf(bars);
     const s = buildSeriesFromColumns(c, "CN", params);
     expect(lastBarFeatures(c, meta, options(c))).toEqual(symbolFeatures(s, s.n - 1, meta, options(c), c.amount));
+  });
+});
+
+describe("screenFeatures over a whole market", () => {
+  it("reads the store in parts of at most 500 symbols, with the features of batch-sized calls", async () => {
+    const u = benchUniverse(1100, 260);
+    const byId = new Map(u.symbols.map((s, i) => [s.id, columnsOf(u.bars[i] ?? [])]));
+    const reads: number[] = [];
+    const cache = {
+      async getColumnsMany(ids: readonly string[]) {
+        reads.push(ids.length);
+        return ids.flatMap((id) => {
+          const columns = byId.get(id);
+          return columns ? [{ symbolId: id, columns }] : [];
+        });
+      },
+    };
+    const universe: Universe = { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: null, simulated: false };
+    const whole = await screenFeatures(cache, u.symbols, universe, u.index);
+    expect(reads).toEqual([500, 500, 100]);
+    const batched = [];
+    for (let i = 0; i < u.symbols.length; i += 100)
+      batched.push(...(await screenFeatures(cache, u.symbols.slice(i, i + 100), universe, u.index)));
+    expect(whole).toEqual(batched);
+    expect(whole.filter((f) => f.l1.pass).length).toBeGreaterThan(100);
   });
 });
