@@ -135,6 +135,8 @@ export const sessionRoutes = new Hono<AppEnv>()
         signed: head.signed,
         deletedAt: Date.now(),
       });
+    // Marked first: should the erase below fail after the index row is gone, the DO still refuses turns.
+    await stub.markDeleted();
     await index.remove(id);
     await stub.erase();
     c.var.log.info("session_deleted", { sessionId: id });

@@ -169,6 +169,15 @@ export class SessionAgent extends Agent<Env> {
     return { title: meta?.title ?? "", profile: meta?.profile ?? null };
   }
 
+  /**
+   * The first step of a deletion, before the D1 index row goes: from now on the session takes no turn
+   * (startTurn answers not_found, notifications open none), so a session whose erase then fails stays
+   * deleted for everyone, its owner included.
+   */
+  async markDeleted(): Promise<void> {
+    this.store.markDeleted(Date.now());
+  }
+
   /** Deletes everything the session holds (a running turn is stopped first). */
   async erase(): Promise<void> {
     await this.audit.settled();
@@ -197,7 +206,8 @@ export class SessionAgent extends Agent<Env> {
    */
   async startTurn(input: { text: string; userId: string }): Promise<StartTurnResult> {
     const meta = this.store.meta();
-    if (!meta || meta.ownerId !== input.userId) return { ok: false, code: "not_found", message: "session not found" };
+    if (!meta || meta.deletedAt !== null || meta.ownerId !== input.userId)
+      return { ok: false, code: "not_found", message: "session not found" };
     return this.controller.start({ text: input.text });
   }
 
