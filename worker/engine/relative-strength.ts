@@ -48,21 +48,39 @@ export function downDayResilience(close: NumSeries, bench: NumSeries, t: number,
 
 /** RPS: percentile rank × 100 of each value among the finite values (ties share the mean rank). NaN stays NaN. */
 export function rpsRanks(values: readonly number[]): number[] {
-  // The finite values sorted as numbers (a typed sort, no comparator calls); the rank of each tie
-  // run [k, e] of that order is written at its positions, and a value finds its run's first position
-  // by binary search, so a rank is the mean position of its equals exactly as a sort of
-  // (value, index) pairs gives it (-0 and 0 tie, as `===` makes them).
   const n = values.length;
+  const ranks = rpsRanksInto(values, n, new Float64Array(n));
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(ranks[i] as number);
+  return out;
+}
+
+/** Scratch of `rpsRanksInto` (grown on demand; each call is synchronous, so one pair serves all). */
+let sortedScratch = new Float64Array(1024);
+let rankScratch = new Float64Array(1024);
+
+/**
+ * `rpsRanks` of `values[0..n)` written into `out[0..n)` (returned), with no array allocated per call:
+ * the same ranks bit for bit. The finite values are sorted as numbers (a typed sort, no comparator
+ * calls); the rank of each tie run [k, e] of that order is written at its positions, and a value
+ * finds its run's first position by binary search, so a rank is the mean position of its equals
+ * exactly as a sort of (value, index) pairs gives it (-0 and 0 tie, as `===` makes them).
+ */
+export function rpsRanksInto(values: ArrayLike<number>, n: number, out: Float64Array): Float64Array {
   let m = 0;
   for (let i = 0; i < n; i++) if (Number.isFinite(values[i])) m++;
-  const sorted = new Float64Array(m);
+  if (sortedScratch.length < m) {
+    sortedScratch = new Float64Array(Math.max(m, 2 * sortedScratch.length));
+    rankScratch = new Float64Array(sortedScratch.length);
+  }
+  const sorted = sortedScratch.subarray(0, m);
+  const rankAt = rankScratch;
   let j = 0;
   for (let i = 0; i < n; i++) {
     const v = values[i] as number;
     if (Number.isFinite(v)) sorted[j++] = v;
   }
   sorted.sort();
-  const rankAt = new Float64Array(m);
   let k = 0;
   while (k < m) {
     let e = k;
@@ -71,11 +89,10 @@ export function rpsRanks(values: readonly number[]): number[] {
     for (let q = k; q <= e; q++) rankAt[q] = rank;
     k = e + 1;
   }
-  const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const v = values[i] as number;
     if (!Number.isFinite(v)) {
-      out.push(Number.NaN);
+      out[i] = Number.NaN;
       continue;
     }
     let lo = 0;
@@ -85,7 +102,7 @@ export function rpsRanks(values: readonly number[]): number[] {
       if ((sorted[mid] as number) < v) lo = mid + 1;
       else hi = mid;
     }
-    out.push(rankAt[lo] as number);
+    out[i] = rankAt[lo] as number;
   }
   return out;
 }

@@ -132,6 +132,23 @@ describe("backtest paths", () => {
       expect(JSON.stringify(one)).toBe(JSON.stringify(rows));
     });
 
+  it("the single call equals the row path when symbols share an id (trades looked up by id)", async () => {
+    const u = universe();
+    // Every sixth symbol reuses the id of the one before it: a code's trade is the last passer's.
+    const symbols = u.symbols.map((x, i) =>
+      i % 6 === 5 ? { ...x, meta: { ...x.meta, id: u.symbols[i - 1]?.meta.id ?? x.meta.id } } : x,
+    );
+    const input = BacktestInput.parse({ hold_days: 6, top_n: 4 });
+    const shared = { ...u, symbols };
+    const one = await replayBacktest(
+      { market: "CN", label: "SIM", simulated: true, ...shared },
+      input,
+      resolveParams(),
+    );
+    expect(one?.trades).toBeGreaterThan(5);
+    expect(JSON.stringify(one)).toBe(JSON.stringify(viaRows(shared, input)));
+  });
+
   it("reports progress every ten days in order and stops when the checkpoint says so", async () => {
     const u = universe();
     const input = BacktestInput.parse({ hold_days: 10, top_n: 3 });

@@ -9,10 +9,11 @@
 import type { BacktestInput, BacktestResult } from "../../contracts/backtest";
 import type { Bar, Market } from "../../contracts/analysis";
 import type { EngineParams } from "../params";
-import type { SymbolFeatures, SymbolMeta } from "../screen/symbol-features";
+import type { SymbolMeta } from "../screen/symbol-features";
 import type { BarColumns } from "../series";
+import { addSymbolDay, clearDayColumns, dayColumns } from "./day-columns";
 import { createDayReplay, replayWindow, tradeRules } from "./day-replay";
-import { dayIndex, prepareSymbol, symbolDayFeatures, WARMUP, type BacktestSymbol, type TradeRow } from "./symbol-days";
+import { dayIndex, prepareSymbol, symbolDayFeatures, WARMUP, type BacktestSymbol } from "./symbol-days";
 
 export { REGIME_SIZING } from "./day-replay";
 
@@ -81,30 +82,23 @@ export async function replayBacktest(
   });
   // Days are answered in blocks, symbol by symbol within a block: each symbol's columns are read
   // for several consecutive days while they are in cache, instead of once a day across the whole
-  // market. Every day still sees its L1 passers in universe order; the decisions run day by day.
+  // market. Each day's L1 passers land in universe order in the block's columns (day-columns.ts,
+  // allocated once and refilled); the decisions run day by day.
+  const cols = dayColumns(DAY_BLOCK, prepared.length);
+  const metaOf = (sym: number): SymbolMeta => (prepared[sym] as BacktestSymbol).meta;
+  const uniqueIds = new Set(prepared.map((p) => p.meta.id)).size === prepared.length;
   for (let k0 = startK; k0 <= endK; k0 += DAY_BLOCK) {
     const k1 = Math.min(endK, k0 + DAY_BLOCK - 1);
-    const days = Array.from({ length: k1 - k0 + 1 }, () => ({
-      eligible: 0,
-      above: 0,
-      feats: [] as SymbolFeatures[],
-      trades: [] as (TradeRow | null | 0)[],
-    }));
+    clearDayColumns(cols);
     for (let sym = 0; sym < prepared.length; sym++) {
       const p = prepared[sym];
       const on = barOn[sym];
       if (!p || !on) continue;
       for (let k = k0; k <= k1; k++) {
         const t = on[k - startK] ?? -1;
-        const day = days[k - k0];
-        if (t < 0 || !day) continue;
+        if (t < 0) continue;
         const answer = symbolDayFeatures(p, t, ctx);
-        day.eligible++;
-        if (answer.above) day.above++;
-        if (answer.f) {
-          day.feats.push(answer.f);
-          day.trades.push(answer.trade);
-        }
+        addSymbolDay(cols, k - k0, sym, answer.above, answer.f, answer.trade);
       }
     }
     for (let k = k0; k <= k1; k++) {
@@ -112,8 +106,7 @@ export async function replayBacktest(
         const pct = Math.round((100 * (k - startK)) / Math.max(1, endK - startK + 1));
         if (!(await checkpoint(pct, `replaying ${calendar[k] ?? ""}`))) return null;
       }
-      const day = days[k - k0];
-      if (day) replay.dayOfFeatures(k, day.eligible, day.above, day.feats, day.trades);
+      replay.dayOfColumns(k, cols, k - k0, metaOf, uniqueIds);
     }
   }
   return replay.result(prepared.length);
