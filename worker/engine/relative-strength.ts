@@ -5,9 +5,12 @@
 import type { Bar } from "../contracts/analysis";
 import { at, nanArray, type NumSeries } from "./numeric";
 
-/** Benchmark closes aligned to `dates`: the last benchmark close on or before each date (NaN before it starts). */
-export function alignBenchmark(dates: readonly string[], bench: readonly Bar[]): Float64Array {
-  const out = nanArray(dates.length);
+/**
+ * Benchmark closes aligned to `dates`: the last benchmark close on or before each date (NaN before it
+ * starts). `into` (of the dates' length) is written instead of a new array.
+ */
+export function alignBenchmark(dates: readonly string[], bench: readonly Bar[], into?: Float64Array): Float64Array {
+  const out = into && into.length === dates.length ? into.fill(Number.NaN) : nanArray(dates.length);
   let j = -1;
   for (let i = 0; i < dates.length; i++) {
     const d = dates[i] ?? "";

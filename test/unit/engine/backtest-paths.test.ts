@@ -11,14 +11,16 @@ import { createDayReplay, replayWindow, tradeRules } from "../../../worker/engin
 import { replayBacktest } from "../../../worker/engine/backtest/replay";
 import {
   dayIndex,
+  prepareScratch,
   prepareSymbol,
   symbolDay,
   type BacktestSymbol,
   type DayRow,
 } from "../../../worker/engine/backtest/symbol-days";
+import { funnelWindows, type FunnelWindows } from "../../../worker/engine/funnel";
 import { resolveParams } from "../../../worker/engine/params";
 import type { SymbolMeta } from "../../../worker/engine/screen/symbol-features";
-import type { BarColumns } from "../../../worker/engine/series";
+import type { BarColumns, Series } from "../../../worker/engine/series";
 import { createRng } from "../../../worker/engine/sim/rng";
 import { walk, weekdays } from "../../../bench/support/market-universe";
 
@@ -118,6 +120,31 @@ describe("backtest paths", () => {
     expect(shared).toBeLessThan(u.symbols.length - 5);
   });
 
+  it("a symbol prepared into a reused scratch has the series, benchmark and windows of one prepared alone", () => {
+    const u = universe();
+    const params = resolveParams();
+    const scratch = prepareScratch();
+    let prev: BacktestSymbol | undefined;
+    let inScratch = 0;
+    for (const x of u.symbols) {
+      const reused = prepareSymbol(x.meta, x.bars, "CN", params, u.index, prev, scratch);
+      const alone = prepareSymbol(x.meta, x.bars, "CN", params, u.index);
+      if (reused.bench.buffer === scratch.buf.buffer) inScratch++;
+      expect(Array.from(reused.bench), x.meta.id).toEqual(Array.from(alone.bench));
+      const windows = funnelWindows(alone.s, alone.bench);
+      for (const key of Object.keys(windows) as (keyof FunnelWindows)[])
+        expect(Array.from(reused.windows[key] ?? []), `${x.meta.id} ${key}`).toEqual(Array.from(windows[key] ?? []));
+      for (const key of Object.keys(alone.s) as (keyof Series)[]) {
+        const a = alone.s[key];
+        const b = reused.s[key];
+        const list = (v: typeof a): unknown => (typeof v === "object" ? Array.from(v as ArrayLike<unknown>) : v);
+        expect(list(b), `${x.meta.id} ${key}`).toEqual(list(a));
+      }
+      prev = reused;
+    }
+    expect(inScratch).toBe(u.symbols.length);
+  });
+
   for (const [name, raw] of Object.entries({
     default: { hold_days: 10, top_n: 3 },
     sltp: { hold_days: 5, top_n: 4, exit_mode: "sltp", take_profit_pct: 10 },
@@ -147,6 +174,22 @@ describe("backtest paths", () => {
     );
     expect(one?.trades).toBeGreaterThan(5);
     expect(JSON.stringify(one)).toBe(JSON.stringify(viaRows(shared, input)));
+  });
+
+  it("the replay in short passes (symbols prepared again each pass, date walks carried over) equals one pass", async () => {
+    const u = universe();
+    const input = BacktestInput.parse({ hold_days: 10, top_n: 3 });
+    const run = (passSlots?: number) =>
+      replayBacktest(
+        { market: "CN", label: "SIM", simulated: true, ...u },
+        input,
+        resolveParams(),
+        undefined,
+        passSlots === undefined ? {} : { passSlots },
+      );
+    const one = JSON.stringify(await run());
+    // 6 days a pass: not a multiple of the 10-day checkpoint, ≈ 40 passes over the window.
+    expect(JSON.stringify(await run(6 * u.symbols.length))).toBe(one);
   });
 
   it("reports progress every ten days in order and stops when the checkpoint says so", async () => {
