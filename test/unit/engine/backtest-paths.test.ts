@@ -5,7 +5,7 @@
  * universe mixes calendars (gaps, a late listing, duplicate dates) so sharing must tell them apart.
  */
 import { describe, expect, it } from "vitest";
-import type { Bar, Board } from "../../../worker/contracts/analysis";
+import type { Bar, Board, Market } from "../../../worker/contracts/analysis";
 import { BacktestInput } from "../../../worker/contracts/backtest";
 import { createDayReplay, replayWindow, tradeRules } from "../../../worker/engine/backtest/day-replay";
 import { replayBacktest } from "../../../worker/engine/backtest/replay";
@@ -60,15 +60,15 @@ function universe() {
 }
 
 /** The fan-out's way: symbols prepared alone, rows through JSON, the day replay's `day`. */
-function viaRows(u: ReturnType<typeof universe>, input: BacktestInput) {
+function viaRows(u: ReturnType<typeof universe>, input: BacktestInput, market: Market = "CN") {
   const params = resolveParams();
   const prepared = u.symbols
     .filter((x) => ("close" in x.bars ? x.bars.close.length : x.bars.length) > 200)
-    .map((x) => prepareSymbol(x.meta, x.bars, "CN", params, u.index));
+    .map((x) => prepareSymbol(x.meta, x.bars, market, params, u.index));
   const calendar = u.index.map((b) => b.date);
   const { startK, endK } = replayWindow(calendar, input);
   const replay = createDayReplay({
-    market: "CN",
+    market,
     label: "SIM",
     simulated: true,
     input,
@@ -77,7 +77,7 @@ function viaRows(u: ReturnType<typeof universe>, input: BacktestInput) {
     startK,
     endK,
   });
-  const ctx = { market: "CN" as const, params, rules: tradeRules(input, "CN") };
+  const ctx = { market, params, rules: tradeRules(input, market) };
   for (let k = startK; k <= endK; k++) {
     let eligible = 0;
     let above = 0;
@@ -158,6 +158,14 @@ describe("backtest paths", () => {
       expect(one?.trades).toBeGreaterThan(5);
       expect(JSON.stringify(one)).toBe(JSON.stringify(rows));
     });
+
+  it("the single call equals the row path on a US market (its L1 rule, no limit rules)", async () => {
+    const u = universe();
+    const input = BacktestInput.parse({ hold_days: 10, top_n: 3 });
+    const one = await replayBacktest({ market: "US", label: "SIM", simulated: true, ...u }, input, resolveParams());
+    expect(one?.trades).toBeGreaterThan(5);
+    expect(JSON.stringify(one)).toBe(JSON.stringify(viaRows(u, input, "US")));
+  });
 
   it("the single call equals the row path when symbols share an id (trades looked up by id)", async () => {
     const u = universe();

@@ -11,7 +11,7 @@ import { reduceFunnel } from "../screen/reduce-funnel";
 import type { SymbolMeta } from "../screen/symbol-features";
 import { navStats, tradeStats } from "./metrics";
 import type { TradeRules } from "./simulate-trade";
-import { dayCandidates, type DayCandidate, type DayColumns } from "./day-columns";
+import { dayCandidates, slotSymbol, type DayCandidate, type DayColumns } from "./day-columns";
 import { featuresOfRow, WARMUP, type DayRow, type TradeRow } from "./symbol-days";
 
 /** Position size by the signal day's regime (PARITY.md §2.5, WyckoffAgent's table; BULL = its RISK_ON). */
@@ -135,7 +135,7 @@ export function createDayReplay(plan: DayReplayPlan) {
       const base = d * c.cap;
       for (let i = 0; i < (c.count[d] ?? 0); i++) {
         const lit = c.lit.get(base + i);
-        noteTrade(map, metaOf(c.sym[base + i] as number).id, lit ? lit.trade : 0);
+        noteTrade(map, metaOf(slotSymbol(c, base + i)).id, lit ? lit.trade : 0);
       }
       tradeOf = (x) => map.get(x.code);
     }

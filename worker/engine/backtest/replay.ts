@@ -11,9 +11,9 @@ import type { Bar, Market } from "../../contracts/analysis";
 import type { EngineParams } from "../params";
 import type { SymbolMeta } from "../screen/symbol-features";
 import type { BarColumns } from "../series";
-import { addSymbolDay, clearDayColumns, dayColumns } from "./day-columns";
+import { clearDayColumns, columnsDay, columnSymbol, dayColumns } from "./day-columns";
 import { createDayReplay, replayWindow, tradeRules } from "./day-replay";
-import { prepareScratch, prepareSymbol, symbolDayFeatures, WARMUP, type BacktestSymbol } from "./symbol-days";
+import { prepareScratch, prepareSymbol, WARMUP, type BacktestSymbol } from "./symbol-days";
 
 export { REGIME_SIZING } from "./day-replay";
 
@@ -81,7 +81,10 @@ export async function replayBacktest(
   const ctx = { market: u.market, params, rules: tradeRules(input, u.market) };
   const days = Math.max(0, endK - startK + 1);
   const span = Math.max(1, Math.min(days, Math.floor((o.passSlots ?? PASS_SLOTS) / Math.max(1, kept.length))));
-  const cols = dayColumns(span, kept.length);
+  const cols = dayColumns(
+    span,
+    kept.map((x) => x.meta),
+  );
   const metaOf = (sym: number): SymbolMeta => (kept[sym] as (typeof kept)[number]).meta;
   const uniqueIds = new Set(kept.map((x) => x.meta.id)).size === kept.length;
   const scratch = prepareScratch();
@@ -131,11 +134,10 @@ export async function replayBacktest(
       if (!any) continue;
       const p = prepareSymbol(x.meta, x.bars, u.market, params, u.index, prev, scratch);
       prev = p;
+      const cs = columnSymbol(p, ctx);
       for (let k = k0; k <= k1; k++) {
         const bar = on[k - k0] ?? -1;
-        if (bar < 0) continue;
-        const answer = symbolDayFeatures(p, bar, ctx);
-        addSymbolDay(cols, k - k0, sym, answer.above, answer.f, answer.trade);
+        if (bar >= 0) columnsDay(cols, k - k0, sym, cs, bar, u.market);
       }
     }
     for (let k = k0; k <= k1; k++) {
