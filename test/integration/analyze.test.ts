@@ -21,7 +21,7 @@ function postJson(body: unknown): Promise<Response> {
   return post(JSON.stringify(body));
 }
 
-async function errorOf(res: Response): Promise<{ code: string; message: string }> {
+async function errorOf(res: Response): Promise<ErrorEnvelope["error"]> {
   return ErrorEnvelope.parse(await res.json()).error;
 }
 
@@ -97,7 +97,15 @@ describe("POST /api/analyze", () => {
   it("answers 400 for malformed JSON and bodies of the wrong shape", async () => {
     const bad = await post("{bars:");
     expect(bad.status).toBe(400);
-    expect(await errorOf(bad)).toEqual({ code: "invalid_input", message: "request body is not valid JSON" });
+    expect(await errorOf(bad)).toEqual({
+      code: "invalid_input",
+      message: "request body is not valid JSON",
+      details: {
+        field: "(body)",
+        reason: "invalid_json",
+        messages: { en: "request body is not valid JSON", zh: "请求体不是有效的 JSON" },
+      },
+    });
     await expect400({}, /^bars: /);
     await expect400({ bars: "2024-01-02,1,2,3,4" }, /^bars: /);
     await expect400([bars], /^\(body\): /);

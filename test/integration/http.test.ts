@@ -145,7 +145,15 @@ describe("bad input", () => {
       body: "{title:",
     });
     expect(res.status).toBe(400);
-    expect(await errorOf(res)).toEqual({ code: "invalid_input", message: "request body is not valid JSON" });
+    expect(await errorOf(res)).toEqual({
+      code: "invalid_input",
+      message: "request body is not valid JSON",
+      details: {
+        field: "(body)",
+        reason: "invalid_json",
+        messages: { en: "request body is not valid JSON", zh: "请求体不是有效的 JSON" },
+      },
+    });
     const after = ((await (await call("/api/sessions")).json()) as { sessions: unknown[] }).sessions.length;
     expect(after).toBe(before);
   });

@@ -1,6 +1,7 @@
 /**
- * A screening result as research: the funnel's per-layer counts, the regime, top sectors and the
- * candidate table (triggers, sector, strength, verdict) with a link to each candidate's chart.
+ * A screening result as research: the funnel's per-layer counts, the regime, top sectors (count and the
+ * median strength they are ranked by) and the candidate table (triggers, sector, strength, verdict) with
+ * a link to each candidate's chart.
  */
 import type { ScreeningResult } from "@contracts/screening";
 import { caveatText, verdictReasonText } from "@contracts/server-text";
@@ -74,7 +75,9 @@ export function ScreeningView({ result }: { result: ScreeningResult }) {
             {lang === "zh" ? "：" : ":"}
           </strong>
           {lang === "zh" ? "" : " "}
-          {result.top_sectors.map((s) => `${s.sector} (${f.num(s.count, 0)})`).join(" · ")}
+          {result.top_sectors
+            .map((s) => t("sectorStanding", { sector: s.sector, n: f.num(s.count, 0), strength: f.num(s.strength, 2) }))
+            .join(" · ")}
         </p>
       )}
       <h3>{t("candidates")}</h3>

@@ -1,11 +1,15 @@
 /**
  * Reads a request body as JSON and validates it with a zod schema. Malformed JSON or a failing field
- * becomes a 400 envelope naming the field; it never reaches a handler, so nothing changes.
+ * becomes a 400 envelope naming the field (malformed JSON: `details.reason` `invalid_json`), its message in
+ * both UI languages (`details.messages`); it never reaches a handler, so nothing changes.
  */
 import type { Context } from "hono";
 import type { z } from "zod";
 import { formatIssues, issuesInChinese } from "../contracts/errors";
 import { AppError } from "../lib/app-error";
+
+/** What a body that does not parse as JSON is told, in each UI language. */
+const NOT_JSON = { en: "request body is not valid JSON", zh: "请求体不是有效的 JSON" };
 
 /** Parses and validates the JSON body; throws a 400 AppError on any problem. */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
@@ -14,7 +18,10 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   try {
     value = text.trim() === "" ? {} : JSON.parse(text);
   } catch {
-    throw new AppError("invalid_input", 400, "request body is not valid JSON");
+    // `reason` is the stable code for this failure; `messages` says it in both UI languages.
+    throw new AppError("invalid_input", 400, NOT_JSON.en, {
+      details: { field: "(body)", reason: "invalid_json", messages: NOT_JSON },
+    });
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {

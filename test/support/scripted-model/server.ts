@@ -21,6 +21,11 @@
  * - `GET /__requests?key=` recorded requests (`key=` empty = default queue);
  *   `DELETE /__requests` forget them
  *
+ *
+ * Here: the server and its chat endpoint. The wire format is `openai-wire.ts` (errors
+ * `openai-errors.ts`), `anthropic.ts` the Messages protocol, `script-queues.ts` the queues,
+ * `control.ts` the control endpoints, `http-io.ts` the HTTP and SSE plumbing.
+ *
  * Only Node built-ins; erasable TypeScript so Node 22 runs it directly.
  */
 import { createServer } from "node:http";
@@ -33,70 +38,21 @@ import {
   PromptCache,
   type AnthropicRequestBody,
 } from "./anthropic.ts";
+import { serveControl } from "./control.ts";
+import { flatHeaders, pause, readBody, sendJson, startSse, streamEvents, streamNamedEvents } from "./http-io.ts";
+import { defaultErrorBody } from "./openai-errors.ts";
+import {
+  completionBody,
+  DEFAULT_CHUNK_SIZE,
+  estimateTokens,
+  isChatBody,
+  streamPayloads,
+  type ChunkContext,
+} from "./openai-wire.ts";
+import type { RecordedRequest } from "./recorded-request.ts";
 import { parseResponses } from "./script.ts";
-import type { NormalizedResponse, ScriptedReplyFields, ScriptedResponse } from "./script.ts";
-
-/** One message of a chat-completions request, as the client sent it (loosely typed; untrusted). */
-export interface ChatMessage {
-  role: string;
-  content?: string | Array<{ type: string; text?: string; [field: string]: unknown }> | null;
-  reasoning_content?: string;
-  tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
-  tool_call_id?: string;
-  [field: string]: unknown;
-}
-
-/** A tool definition in a chat-completions request. */
-export interface ChatTool {
-  type: string;
-  function: { name: string; description?: string; parameters?: unknown; strict?: boolean };
-}
-
-/** A chat-completions request body, as the client sent it (loosely typed; untrusted). */
-export interface ChatRequestBody {
-  model?: string;
-  messages: ChatMessage[];
-  tools?: ChatTool[];
-  tool_choice?: unknown;
-  stream?: boolean;
-  stream_options?: { include_usage?: boolean };
-  max_tokens?: number;
-  temperature?: number;
-  [field: string]: unknown;
-}
-
-/** What the server did with a recorded request. */
-export type RequestOutcome =
-  | "reply"
-  | "error"
-  | "stall"
-  | "malformed"
-  | "drop"
-  | "unauthorized"
-  | "exhausted"
-  | "bad-request";
-
-/** A chat-completions request the server received. */
-export interface RecordedRequest {
-  /** 1-based arrival order across all keys. */
-  seq: number;
-  /** Which wire protocol the request spoke (`/v1/chat/completions` or `/v1/messages`). */
-  protocol: "openai" | "anthropic";
-  /** The queue key it matched, or `null` for the default queue. */
-  key: string | null;
-  method: string;
-  path: string;
-  /** Lower-cased request headers (e.g. `authorization`, `content-type`). */
-  headers: Record<string, string>;
-  /** Parsed JSON body, or `null` if it wasn't a valid chat request. */
-  body: ChatRequestBody | null;
-  /** The raw body text. */
-  rawBody: string;
-  /** How the server answered. */
-  outcome: RequestOutcome;
-  /** Becomes true if the client hung up before the response finished (live-updated; not set by drops or `close()`). */
-  clientAborted: boolean;
-}
+import type { ScriptedResponse } from "./script.ts";
+import { describe, ScriptQueues } from "./script-queues.ts";
 
 /** Options for {@link startScriptedModel}. */
 export interface ScriptedModelOptions {
@@ -138,304 +94,6 @@ export interface ScriptedModel {
 }
 
 const DEFAULT_MODEL = "scripted";
-const DEFAULT_CHUNK_SIZE = 8;
-const MAX_BODY_BYTES = 32 * 1024 * 1024;
-
-/**
- * Rough token estimate used when a script doesn't give usage, shaped like real BPE tokenizers on
- * mixed text: one token per CJK character, one per four other characters.
- * @param text any string
- */
-export function estimateTokens(text: string): number {
-  const cjk = text.match(/[\u3000-\u9fff\uff00-\uffef]/g)?.length ?? 0;
-  return cjk + Math.ceil((text.length - cjk) / 4);
-}
-
-/**
- * The `prompt_tokens` the server reports when a response doesn't script it: `estimateTokens` over
- * the JSON of the messages and the tools exactly as they arrived on the wire.
- * Deterministic, so tests can compare it with the app's own estimate.
- * @param body a chat-completions request body
- */
-export function estimatePromptTokens(body: Pick<ChatRequestBody, "messages" | "tools">): number {
-  const tools = body.tools === undefined ? "" : JSON.stringify(body.tools);
-  return estimateTokens(JSON.stringify(body.messages) + tools);
-}
-
-interface OpenAIUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  prompt_tokens_details?: { cached_tokens: number };
-  completion_tokens_details?: { reasoning_tokens: number };
-}
-
-interface WireToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-function wireToolCalls(reply: ScriptedReplyFields, seq: number): WireToolCall[] {
-  return (reply.toolCalls ?? []).map((call, i) => ({
-    id: call.id ?? `call_${seq}_${i}`,
-    name: call.name,
-    arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
-  }));
-}
-
-function computeUsage(reply: ScriptedReplyFields, body: ChatRequestBody, calls: WireToolCall[]): OpenAIUsage {
-  const scripted = reply.usage ?? {};
-  const prompt = scripted.prompt ?? estimatePromptTokens(body);
-  const completionChars =
-    (reply.reasoning ?? "").length +
-    (reply.text ?? "").length +
-    calls.reduce((sum, call) => sum + call.name.length + call.arguments.length, 0);
-  const completion = scripted.completion ?? Math.ceil(completionChars / 4);
-  const usage: OpenAIUsage = {
-    prompt_tokens: prompt,
-    completion_tokens: completion,
-    total_tokens: prompt + completion,
-  };
-  if (scripted.cached !== undefined) usage.prompt_tokens_details = { cached_tokens: scripted.cached };
-  const reasoning =
-    scripted.reasoning ?? (reply.reasoning ? Math.min(completion, estimateTokens(reply.reasoning)) : undefined);
-  if (reasoning !== undefined) usage.completion_tokens_details = { reasoning_tokens: reasoning };
-  return usage;
-}
-
-function finishReasonOf(reply: ScriptedReplyFields): string {
-  return reply.finishReason ?? ((reply.toolCalls?.length ?? 0) > 0 ? "tool_calls" : "stop");
-}
-
-function split(text: string, size: number): string[] {
-  const parts: string[] = [];
-  for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
-  return parts;
-}
-
-/** Splits tool arguments into at least two fragments when possible, so clients must reassemble them. */
-function splitArguments(text: string, size: number): string[] {
-  if (text.length < 2) return text.length === 0 ? [] : [text];
-  return split(text, Math.min(size, Math.ceil(text.length / 2)));
-}
-
-interface ChunkContext {
-  id: string;
-  created: number;
-  model: string;
-}
-
-type Delta = Record<string, unknown>;
-
-function chunk(ctx: ChunkContext, delta: Delta, finishReason: string | null = null): string {
-  return JSON.stringify({
-    id: ctx.id,
-    object: "chat.completion.chunk",
-    created: ctx.created,
-    model: ctx.model,
-    system_fingerprint: "fp_scripted",
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-  });
-}
-
-/** Builds the SSE `data:` payloads (without the `data: ` prefix) for a streamed reply, ending with `[DONE]`. */
-function streamPayloads(reply: ScriptedReplyFields, body: ChatRequestBody, ctx: ChunkContext, seq: number): string[] {
-  const size = reply.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  const calls = wireToolCalls(reply, seq);
-  const payloads: string[] = [chunk(ctx, { role: "assistant", content: "" })];
-  for (const part of split(reply.reasoning ?? "", size)) {
-    payloads.push(chunk(ctx, { content: null, reasoning_content: part }));
-  }
-  for (const part of split(reply.text ?? "", size)) payloads.push(chunk(ctx, { content: part }));
-  calls.forEach((call, index) => {
-    payloads.push(
-      chunk(ctx, {
-        tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }],
-      }),
-    );
-    for (const part of splitArguments(call.arguments, size)) {
-      payloads.push(chunk(ctx, { tool_calls: [{ index, function: { arguments: part } }] }));
-    }
-  });
-  payloads.push(chunk(ctx, {}, finishReasonOf(reply)));
-  if (body.stream_options?.include_usage === true) {
-    payloads.push(
-      JSON.stringify({
-        id: ctx.id,
-        object: "chat.completion.chunk",
-        created: ctx.created,
-        model: ctx.model,
-        system_fingerprint: "fp_scripted",
-        choices: [],
-        usage: computeUsage(reply, body, calls),
-      }),
-    );
-  }
-  payloads.push("[DONE]");
-  return payloads;
-}
-
-function completionBody(reply: ScriptedReplyFields, body: ChatRequestBody, ctx: ChunkContext, seq: number): string {
-  const calls = wireToolCalls(reply, seq);
-  const message: Record<string, unknown> = { role: "assistant", content: reply.text ?? null };
-  if (reply.reasoning !== undefined) message["reasoning_content"] = reply.reasoning;
-  if (calls.length > 0) {
-    message["tool_calls"] = calls.map((call) => ({
-      id: call.id,
-      type: "function",
-      function: { name: call.name, arguments: call.arguments },
-    }));
-  }
-  return JSON.stringify({
-    id: ctx.id,
-    object: "chat.completion",
-    created: ctx.created,
-    model: ctx.model,
-    system_fingerprint: "fp_scripted",
-    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasonOf(reply) }],
-    usage: computeUsage(reply, body, calls),
-  });
-}
-
-/** OpenAI-style error body for a status, as real providers send it. */
-function defaultErrorBody(status: number, model: string): { error: Record<string, unknown> } {
-  switch (status) {
-    case 400:
-      return {
-        error: {
-          message: "Invalid request (scripted 400).",
-          type: "invalid_request_error",
-          param: null,
-          code: null,
-        },
-      };
-    case 401:
-      return {
-        error: {
-          message: "Incorrect API key provided.",
-          type: "invalid_request_error",
-          param: null,
-          code: "invalid_api_key",
-        },
-      };
-    case 403:
-      return {
-        error: {
-          message: "Permission denied (scripted 403).",
-          type: "permission_error",
-          param: null,
-          code: null,
-        },
-      };
-    case 404:
-      return {
-        error: {
-          message: `The model \`${model}\` does not exist or you do not have access to it.`,
-          type: "invalid_request_error",
-          param: null,
-          code: "model_not_found",
-        },
-      };
-    case 429:
-      return {
-        error: {
-          message: "Rate limit reached for requests (scripted 429). Please try again later.",
-          type: "requests",
-          param: null,
-          code: "rate_limit_exceeded",
-        },
-      };
-    case 503:
-      return {
-        error: {
-          message: "The server is overloaded (scripted 503).",
-          type: "server_error",
-          param: null,
-          code: "overloaded",
-        },
-      };
-    default:
-      return {
-        error: {
-          message:
-            status >= 500
-              ? `The server had an error while processing your request (scripted ${status}).`
-              : `Scripted error ${status}.`,
-          type: status >= 500 ? "server_error" : "invalid_request_error",
-          param: null,
-          code: null,
-        },
-      };
-  }
-}
-
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    req.on("data", (data: Buffer) => {
-      total += data.length;
-      if (total > MAX_BODY_BYTES) {
-        reject(new Error("request body too large"));
-        req.destroy();
-        return;
-      }
-      chunks.push(data);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function flatHeaders(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return headers;
-}
-
-function isChatBody(value: unknown): value is ChatRequestBody {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Array.isArray((value as { messages?: unknown }).messages)
-  );
-}
-
-/** Collects every string found anywhere in the messages (content, text parts, tool arguments, …). */
-function collectStrings(value: unknown, into: string[]): void {
-  if (typeof value === "string") into.push(value);
-  else if (Array.isArray(value)) for (const item of value) collectStrings(item, into);
-  else if (typeof value === "object" && value !== null) {
-    for (const item of Object.values(value)) collectStrings(item, into);
-  }
-}
-
-function describe(response: NormalizedResponse): string {
-  if (response.kind === "error") return `error ${response.status}`;
-  const { reply } = response;
-  const parts: string[] = [];
-  if (reply.reasoning) parts.push(`reasoning ${reply.reasoning.length}ch`);
-  if (reply.text) parts.push(`text ${reply.text.length}ch`);
-  if (reply.toolCalls?.length) parts.push(`tools ${reply.toolCalls.map((c) => c.name).join(",")}`);
-  const suffix = parts.length > 0 ? ` (${parts.join(", ")})` : "";
-  if (response.kind === "stall") return `stall after ${response.afterChunks} chunks${suffix}`;
-  if (response.kind === "drop") return `drop connection after ${response.afterChunks} chunks${suffix}`;
-  return `${response.kind}${suffix}`;
-}
 
 /**
  * Starts a scripted OpenAI-compatible model server.
@@ -448,8 +106,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
   const host = opts.host ?? "127.0.0.1";
   const listedModel = opts.model ?? DEFAULT_MODEL;
   const log = opts.log;
-  let defaultQueue: NormalizedResponse[] = opts.responses ? parseResponses(opts.responses) : [];
-  const keyed = new Map<string, NormalizedResponse[]>();
+  const queues = new ScriptQueues(opts.responses ? parseResponses(opts.responses) : []);
   let recorded: RecordedRequest[] = [];
   let seq = 0;
   const sockets = new Set<Socket>();
@@ -463,110 +120,12 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
   const pendingTimers = new Set<ReturnType<typeof setTimeout>>();
   let closingServer = false;
 
-  const enqueue = (list: NormalizedResponse[], key?: string): void => {
-    if (key === undefined) {
-      defaultQueue.push(...list);
-      return;
-    }
-    if (key.length === 0) throw new Error("scripted model: queue key must be non-empty");
-    const queue = keyed.get(key);
-    if (queue) queue.push(...list);
-    else keyed.set(key, list);
-  };
-
-  const push = (responses: ScriptedResponse | ScriptedResponse[], key?: string): void => {
-    enqueue(parseResponses(Array.isArray(responses) ? responses : [responses]), key);
-  };
+  const push = (responses: ScriptedResponse | ScriptedResponse[], key?: string): void => queues.push(responses, key);
 
   const reset = (): void => {
-    defaultQueue = [];
-    keyed.clear();
+    queues.clear();
     recorded = [];
     promptCache.clear();
-  };
-
-  // A key in the system prompt names the call's purpose (e.g. compaction) and decides first; then the
-  // newest user message that names one (a later turn's marker wins over an earlier turn's still in the
-  // history); then any message, as before.
-  const resolveKey = (body: ChatRequestBody): string | null => {
-    if (keyed.size === 0) return null;
-    const find = (value: unknown): string | null => {
-      const strings: string[] = [];
-      collectStrings(value, strings);
-      for (const key of keyed.keys()) if (strings.some((s) => s.includes(key))) return key;
-      return null;
-    };
-    const role = (m: unknown) => (m as { role?: unknown }).role;
-    const system = find([(body as { system?: unknown }).system, body.messages.filter((m) => role(m) === "system")]);
-    if (system !== null) return system;
-    const users = body.messages.filter((m) => role(m) === "user");
-    for (let i = users.length - 1; i >= 0; i--) {
-      const key = find(users[i]);
-      if (key !== null) return key;
-    }
-    return find(body.messages);
-  };
-
-  /** Waits `ms`, resolving early if the response has gone away. */
-  const pause = (ms: number, res: ServerResponse): Promise<void> =>
-    new Promise((resolve) => {
-      if (ms <= 0 || res.destroyed) {
-        resolve();
-        return;
-      }
-      const timer = setTimeout(() => {
-        pendingTimers.delete(timer);
-        res.off("close", onClose);
-        resolve();
-      }, ms);
-      const onClose = (): void => {
-        clearTimeout(timer);
-        pendingTimers.delete(timer);
-        resolve();
-      };
-      pendingTimers.add(timer);
-      res.once("close", onClose);
-    });
-
-  const write = (res: ServerResponse, text: string): Promise<void> =>
-    new Promise((resolve) => {
-      if (res.destroyed || res.writableEnded) {
-        resolve();
-        return;
-      }
-      res.write(text, () => resolve());
-    });
-
-  const startSse = (res: ServerResponse): void => {
-    res.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-    });
-    res.flushHeaders();
-  };
-
-  /** Writes Anthropic's named SSE events (`event:` + `data:`), pausing `delayMs` before each one after the first. */
-  const streamNamedEvents = async (
-    res: ServerResponse,
-    events: { event: string; data: unknown }[],
-    delayMs: number,
-  ): Promise<void> => {
-    for (let i = 0; i < events.length; i++) {
-      if (res.destroyed) return;
-      if (i > 0) await pause(delayMs, res);
-      const e = events[i] as { event: string; data: unknown };
-      await write(res, `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
-    }
-  };
-
-  /** Writes payloads as `data:` SSE events, pausing `delayMs` before each one after the first. */
-  const streamEvents = async (res: ServerResponse, payloads: string[], delayMs: number): Promise<void> => {
-    for (let i = 0; i < payloads.length; i++) {
-      if (res.destroyed) return;
-      if (i > 0) await pause(delayMs, res);
-      await write(res, `data: ${payloads[i]}\n\n`);
-    }
   };
 
   const serveChat = async (
@@ -628,10 +187,9 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
       return;
     }
 
-    const key = resolveKey(body);
+    const key = queues.resolveKey(body);
     record.key = key;
-    const queue = key === null ? defaultQueue : keyed.get(key);
-    const response = queue?.shift();
+    const response = queues.take(key);
     const stream = body.stream === true;
     const keyLabel = key === null ? "default queue" : `key ${JSON.stringify(key)}`;
     if (response === undefined) {
@@ -677,7 +235,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
           const input = promptCache.account(anthropicBody, estimateTokens);
           if (reply.usage?.prompt !== undefined) input.input_tokens = reply.usage.prompt;
           const actx = { id: `msg_scripted_${requestSeq}`, model: ctx.model, seq: requestSeq };
-          await pause(stream ? 0 : (reply.chunkDelayMs ?? 0), res);
+          await pause(stream ? 0 : (reply.chunkDelayMs ?? 0), res, pendingTimers);
           if (!stream) {
             sendJson(res, 200, anthropicMessage(reply, actx, input));
             return;
@@ -688,12 +246,12 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
             { ...actx, chunkSize: reply.chunkSize ?? DEFAULT_CHUNK_SIZE },
             input,
           );
-          await streamNamedEvents(res, events, reply.chunkDelayMs ?? 0);
+          await streamNamedEvents(res, events, reply.chunkDelayMs ?? 0, pendingTimers);
           res.end();
           return;
         }
         if (!stream) {
-          await pause(reply.chunkDelayMs ?? 0, res);
+          await pause(reply.chunkDelayMs ?? 0, res, pendingTimers);
           if (res.destroyed) return;
           const text = completionBody(reply, body, ctx, requestSeq);
           res.writeHead(200, {
@@ -704,7 +262,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
           return;
         }
         startSse(res);
-        await streamEvents(res, streamPayloads(reply, body, ctx, requestSeq), reply.chunkDelayMs ?? 0);
+        await streamEvents(res, streamPayloads(reply, body, ctx, requestSeq), reply.chunkDelayMs ?? 0, pendingTimers);
         res.end();
         return;
       }
@@ -720,7 +278,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
         const at = Math.max(1, Math.floor((payloads.length - 1) / 2));
         payloads.splice(at, 0, broken);
         startSse(res);
-        await streamEvents(res, payloads, reply.chunkDelayMs ?? 0);
+        await streamEvents(res, payloads, reply.chunkDelayMs ?? 0, pendingTimers);
         res.end();
         return;
       }
@@ -730,7 +288,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
         const { reply } = response;
         startSse(res);
         const payloads = streamPayloads(reply, body, ctx, requestSeq).slice(0, response.afterChunks);
-        await streamEvents(res, payloads, reply.chunkDelayMs ?? 0);
+        await streamEvents(res, payloads, reply.chunkDelayMs ?? 0, pendingTimers);
         return;
       }
       case "drop": {
@@ -738,72 +296,12 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
         if (stream && response.afterChunks > 0) {
           startSse(res);
           const payloads = streamPayloads(reply, body, ctx, requestSeq).slice(0, response.afterChunks);
-          await streamEvents(res, payloads, reply.chunkDelayMs ?? 0);
+          await streamEvents(res, payloads, reply.chunkDelayMs ?? 0, pendingTimers);
         }
         req.socket.destroy();
         return;
       }
     }
-  };
-
-  const serveControl = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
-    const method = req.method ?? "GET";
-    if (url.pathname === "/__script") {
-      if (method === "DELETE") {
-        reset();
-        sendJson(res, 200, { ok: true });
-        return;
-      }
-      if (method === "GET") {
-        sendJson(res, 200, {
-          default: defaultQueue.length,
-          keyed: Object.fromEntries([...keyed].map(([key, queue]) => [key, queue.length])),
-        });
-        return;
-      }
-      if (method === "POST") {
-        let input: unknown;
-        try {
-          input = JSON.parse(await readBody(req));
-        } catch {
-          sendJson(res, 400, { error: { message: "body must be JSON { key?, responses }" } });
-          return;
-        }
-        if (typeof input !== "object" || input === null || Array.isArray(input)) {
-          sendJson(res, 400, { error: { message: "body must be JSON { key?, responses }" } });
-          return;
-        }
-        const { key, responses } = input as { key?: unknown; responses?: unknown };
-        if (key !== undefined && (typeof key !== "string" || key.length === 0)) {
-          sendJson(res, 400, { error: { message: "key must be a non-empty string" } });
-          return;
-        }
-        try {
-          enqueue(parseResponses(responses), key);
-        } catch (error) {
-          sendJson(res, 400, {
-            error: { message: error instanceof Error ? error.message : String(error) },
-          });
-          return;
-        }
-        const queued = key === undefined ? defaultQueue.length : (keyed.get(key)?.length ?? 0);
-        sendJson(res, 200, { ok: true, key: key ?? null, queued });
-        return;
-      }
-    }
-    if (url.pathname === "/__requests") {
-      if (method === "GET") {
-        const key = url.searchParams.get("key");
-        sendJson(res, 200, requests(key === null ? undefined : key === "" ? null : key));
-        return;
-      }
-      if (method === "DELETE") {
-        recorded = [];
-        sendJson(res, 200, { ok: true });
-        return;
-      }
-    }
-    sendJson(res, 404, { error: { message: `no control endpoint ${method} ${url.pathname}` } });
   };
 
   const requests = (key?: string | null): RecordedRequest[] =>
@@ -819,7 +317,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
     const method = req.method ?? "GET";
     const path = url.pathname.replace(/\/+$/, "");
     if (path.startsWith("/__script") || path.startsWith("/__requests")) {
-      await serveControl(req, res, url);
+      await serveControl(req, res, url, { queues, reset, requests, forgetRequests: () => (recorded = []) });
       return;
     }
     if (method === "POST" && path === "/v1/chat/completions") {

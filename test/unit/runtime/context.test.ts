@@ -17,7 +17,7 @@ import { outputKeysOf } from "../../../worker/runtime/output-keys";
 import { toolSchemas } from "../../../worker/runtime/stream-round";
 import { TOOLS } from "../../../worker/tools/registry";
 import { runHarnessTurn } from "../../support/runtime-harness";
-import { estimatePromptTokens } from "../../support/scripted-model/server";
+import { estimatePromptTokens } from "../../support/scripted-model/openai-wire";
 import { useScriptedModel } from "../../support/scripted-model/fixture";
 
 const wasCompacted = (summary: { text: string } | undefined): boolean =>

@@ -208,7 +208,10 @@ describe("offline answers say what results mean", () => {
               layer4_passed: 6,
               layer5_passed: 2,
             },
-            top_sectors: [{ sector: "银行", count: 5, strength: 1 }],
+            top_sectors: [
+              { sector: "银行", count: 5, strength: 1 },
+              { sector: "煤炭", count: 3, strength: 0.8137 },
+            ],
             candidates: [
               {
                 code: "SIM.0042",
@@ -226,9 +229,17 @@ describe("offline answers say what results mean", () => {
     };
     const zh = text(decide(options([user("查看后台任务"), ...toolTurn("check_background_tasks", screening)])));
     expect(zh).toContain("扫描 300 → L1 流动性 240 → L2 通道 90 → L3 板块 40 → L4 触发 6 → L5 确认 2");
+    // The sectors in the order given (by strength), each with the strength it is ranked by.
+    expect(zh).toContain("强势板块（按强度排序）：银行（5 只，强度 1.00），煤炭（3 只，强度 0.81）");
     expect(zh).toContain("SIM.0042");
     expect(zh).toContain("&lt;b&gt;星辰&lt;/b&gt;");
     expect(zh).toContain("模拟市场");
+    const enScreening = text(
+      decide(options([user("check background tasks"), ...toolTurn("check_background_tasks", screening)])),
+    );
+    expect(enScreening).toContain(
+      "Top sectors (by strength): 银行 (5 stocks, strength 1.00), 煤炭 (3 stocks, strength 0.81)",
+    );
     const backtest = {
       tasks: [
         {

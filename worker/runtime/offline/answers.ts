@@ -43,6 +43,11 @@ function num(v: unknown, digits = 2): string {
   return Number.isInteger(v) ? String(v) : v.toFixed(digits);
 }
 
+/** `v` with exactly `digits` decimals (a figure compared across rows), `?` when it is not a number. */
+function fixed(v: unknown, digits: number): string {
+  return typeof v === "number" && Number.isFinite(v) ? v.toFixed(digits) : "?";
+}
+
 function pct(v: unknown): string {
   if (typeof v !== "number" || !Number.isFinite(v)) return "?";
   return `${v > 0 ? "+" : ""}${v.toFixed(2)}%`;
@@ -271,7 +276,16 @@ function describeScreening(r: Rec, lang: Lang): string[] {
   const sectors = records(r.top_sectors).slice(0, 3);
   if (sectors.length > 0)
     lines.push(
-      T(lang, "强势板块：", "Top sectors: ") + sectors.map((x) => `${md(x.sector)} (${num(x.count, 0)})`).join(", "),
+      T(lang, "强势板块（按强度排序）：", "Top sectors (by strength): ") +
+        sectors
+          .map((x) =>
+            T(
+              lang,
+              `${md(x.sector)}（${num(x.count, 0)} 只，强度 ${fixed(x.strength, 2)}）`,
+              `${md(x.sector)} (${num(x.count, 0)} stocks, strength ${fixed(x.strength, 2)})`,
+            ),
+          )
+          .join(T(lang, "，", ", ")),
     );
   const candidates = records(r.candidates).slice(0, 5);
   if (candidates.length === 0) lines.push(T(lang, "没有股票进入 L4。", "No candidate reached L4."));
