@@ -29,7 +29,7 @@ export interface ReplayUniverse {
 }
 
 /**
- * Symbol-day slots the day columns of one pass hold (≈ 77 bytes each, so ≈ 115 MB at most): a pass
+ * Symbol-day slots the day columns of one pass hold (88 bytes each, so ≈ 130 MB at most): a pass
  * covers as many days as fit for the universe (a year of 5,300 symbols in one).
  */
 const PASS_SLOTS = 1_500_000;
