@@ -82,8 +82,8 @@ export interface DayColumns {
   count: Int32Array;
   /** Slot records, day × cap + passer. */
   rec: Float64Array;
-  /** Passers with a live trigger, by slot. */
-  lit: Map<number, LitRow>;
+  /** Passers with a live trigger, in the order written; a slot's number here + 1 is its MASK / 16. */
+  lit: LitRow[];
 }
 
 /** Columns for `days` days of the universe `metas`. */
@@ -110,8 +110,14 @@ export function dayColumns(days: number, metas: readonly SymbolMeta[]): DayColum
     above: new Int32Array(days),
     count: new Int32Array(days),
     rec: new Float64Array(Math.max(1, days * cap * REC)),
-    lit: new Map(),
+    lit: [],
   };
+}
+
+/** The live-trigger row of a slot, if it has one. */
+export function litOf(c: DayColumns, slot: number): LitRow | undefined {
+  const k = ((c.rec[slot * REC + MASK] as number) >> 4) - 1;
+  return k >= 0 ? c.lit[k] : undefined;
 }
 
 /** The symbol (place in the universe) of a slot. */
@@ -124,7 +130,7 @@ export function clearDayColumns(c: DayColumns): void {
   c.eligible.fill(0);
   c.above.fill(0);
   c.count.fill(0);
-  c.lit.clear();
+  c.lit.length = 0;
 }
 
 const nullAsNaN = (x: number | null): number => (x === null ? Number.NaN : x);
@@ -209,7 +215,8 @@ export function columnsDay(c: DayColumns, d: number, sym: number, x: ColumnSymbo
   }
   if (!triggers) return;
   const sim = simulateTrade(s, t, x.rules);
-  c.lit.set(slot, {
+  // The row's number rides in the MASK field above the four channel bits.
+  c.lit.push({
     triggers,
     trade: sim
       ? [
@@ -222,13 +229,14 @@ export function columnsDay(c: DayColumns, d: number, sym: number, x: ColumnSymbo
         ]
       : null,
   });
+  rec[r + MASK] = mask + 16 * c.lit.length;
 }
 
 /** A candidate as the day replay reads it. */
 export interface DayCandidate {
   code: string;
   industry: string | null;
-  /** The slot it came from (its trade is `lit.get(slot).trade`). */
+  /** The slot it came from (its trade is `litOf(columns, slot).trade`). */
   slot: number;
 }
 
@@ -287,7 +295,8 @@ export function dayCandidates(
     const strength =
       0.4 * ((q20[i] as number) / 100) + 0.3 * ((q5[i] as number) / 100) + 0.3 * ((q3[i] as number) / 100);
     const rpsOk = (r50 >= 65 && r120 >= 70) || (r120 >= 80 && r50 >= 50);
-    let mask = rec[r + MASK] as number;
+    const packed = rec[r + MASK] as number;
+    let mask = packed & 15;
     if (!rpsOk) mask &= ~MARKUP;
     const r20 = rec[r + R20] as number;
     const rs10 = rec[r + RS10] as number;
@@ -303,7 +312,7 @@ export function dayCandidates(
       mask |= AMBUSH;
     const vol = rec[r + VOL5TO20] as number;
     if (r120 >= 75 && (Number.isNaN(vol) ? 0 : vol) >= 0.7 && (mask & MARKUP) === 0) mask |= TREND_CONTINUATION;
-    const lit = c.lit.get(slot);
+    const lit = packed >= 16 ? c.lit[(packed >> 4) - 1] : undefined;
     if (r120 >= 30 && lit && lit.triggers.some((t) => t.type === "sos")) mask |= SOS_BYPASS;
     if (mask === 0) continue;
     const sym = rec[r + SYM] as number;
@@ -314,7 +323,7 @@ export function dayCandidates(
   const l3 = sectorResonance(members, l1BySector);
   const candidates: (DayCandidate & { priority: number })[] = [];
   for (const x of l2) {
-    const lit = c.lit.get(x.slot);
+    const lit = litOf(c, x.slot);
     if (!lit || !l3.passed.has(x.meta.id)) continue;
     const confirmed = lit.triggers.some((t) => t.status === "confirmed");
     let priority = MASK_POINTS[x.mask] ?? 0;

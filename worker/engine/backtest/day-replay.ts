@@ -11,7 +11,7 @@ import { reduceFunnel } from "../screen/reduce-funnel";
 import type { SymbolMeta } from "../screen/symbol-features";
 import { navStats, tradeStats } from "./metrics";
 import type { TradeRules } from "./simulate-trade";
-import { dayCandidates, slotSymbol, type DayCandidate, type DayColumns } from "./day-columns";
+import { dayCandidates, litOf, slotSymbol, type DayCandidate, type DayColumns } from "./day-columns";
 import { featuresOfRow, WARMUP, type DayRow, type TradeRow } from "./symbol-days";
 
 /** Position size by the signal day's regime (PARITY.md §2.5, WyckoffAgent's table; BULL = its RISK_ON). */
@@ -129,12 +129,12 @@ export function createDayReplay(plan: DayReplayPlan) {
     if (eligible === 0) return;
     const candidates = dayCandidates(c, d, metaOf, MAX_CANDIDATES);
     let tradeOf: (x: DayCandidate) => TradeRow | null | 0 | undefined;
-    if (uniqueIds) tradeOf = (x) => c.lit.get(x.slot)?.trade;
+    if (uniqueIds) tradeOf = (x) => litOf(c, x.slot)?.trade;
     else {
       const map = new Map<string, TradeRow | null | 0>();
       const base = d * c.cap;
       for (let i = 0; i < (c.count[d] ?? 0); i++) {
-        const lit = c.lit.get(base + i);
+        const lit = litOf(c, base + i);
         noteTrade(map, metaOf(slotSymbol(c, base + i)).id, lit ? lit.trade : 0);
       }
       tradeOf = (x) => map.get(x.code);
