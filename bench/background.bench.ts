@@ -138,7 +138,7 @@ describe("background benchmarks", () => {
         n: 1,
         goal: years === 1 ? 10_000 : 30_000,
         ...(years === 3 && figures.length === 2 ? { growth: { ratio: cpu / (figures[0] ?? cpu), vs: "1 year" } } : {}),
-        timed: `process CPU of one replayBacktest call: prepare 5,300 symbols (${320 + 250 * years} bars each, columns) + ${250 * years} days of map (L1, L2, triggers, trades) and reduce (RPS, L2–L5, allocation) + metrics`,
+        timed: `process CPU of one replayBacktest call: prepare 5,300 symbols (${320 + 250 * years} bars each, columns; once per pass of ≤ 1.5M symbol-days, so ${Math.ceil((5300 * 250 * years) / 1_500_000)} time${years > 1 ? "s" : ""}) + ${250 * years} days of map (L1, L2, triggers, trades) and reduce (RPS, L2–L5, allocation) + metrics`,
       });
     }, 1_800_000);
 });

@@ -49,14 +49,17 @@ if (t.real) {
   );
   console.log(`wrong-side phases: ${t.real.sideViolations} of ${t.real.sideChecks} point-in-time readings`);
   // What to read against the bars next: each episode's missed labels, unmatched events and wrong-side readings.
-  console.log("\nper episode: missed labels | unmatched events | wrong-side readings (first 3)");
+  console.log(
+    "\nper episode: missed labels | unmatched events | events matched by an overlapping episode's label | wrong-side readings (first 3)",
+  );
   for (const e of t.real.episodes) {
-    if (!e.missed.length && !e.spurious.length && !e.sideViolations.length) continue;
+    const elsewhere = e.matchedElsewhere ?? [];
+    if (!e.missed.length && !e.spurious.length && !elsewhere.length && !e.sideViolations.length) continue;
     const side = e.sideViolations.length
       ? `${e.sideViolations.length}: ${e.sideViolations.slice(0, 3).join(", ")}`
       : "-";
     console.log(
-      `${e.id}\n  missed: ${e.missed.join(", ") || "-"}\n  unmatched: ${e.spurious.join(", ") || "-"}\n  wrong side: ${side}`,
+      `${e.id}\n  missed: ${e.missed.join(", ") || "-"}\n  unmatched: ${e.spurious.join(", ") || "-"}${elsewhere.length ? `\n  matched elsewhere: ${elsewhere.join(", ")}` : ""}\n  wrong side: ${side}`,
     );
   }
 }

@@ -15,7 +15,6 @@ import { errorResponse, handleError } from "./http/errors";
 import { crossOrigin, mcpCrossOrigin } from "./http/cors";
 import { pathGuard } from "./http/path-guard";
 import { createIdentify } from "./http/identity";
-import { rateLimit } from "./http/rate-limit";
 import { accountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
 import { workspaceRoutes } from "./routes/workspace";
@@ -74,7 +73,6 @@ export function createApp(opts: { fetch?: typeof fetch } = {}): Hono<AppEnv> {
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api/audit", auditPublicRoutes);
   app.use("/api/*", createIdentify(opts.fetch ? { fetch: opts.fetch } : {}));
-  app.post("/api/sessions/:id/messages", rateLimit("turns"));
   app.route("/api", accountRoutes);
   app.route("/api/shares", shareOwnerRoutes);
   app.route("/api/sessions", sessionShareRoutes);

@@ -6,6 +6,8 @@
  * (issue 16: ≤ 2 s at the whole market). Reported through the collector, never asserted (the sync's
  * behaviour is tested in test/integration/market-sync.test.ts). The US universe: the bundled S&P 500
  * list resolved through the fake Yahoo, first and next-day runs (test/integration/market-sync-us.test.ts).
+ * The funnel spans run the worker's code as shipped (bundled by esbuild, `?shipped`: see
+ * bench/workers/market.bench.ts); the sync runs the source modules.
  */
 import { env } from "cloudflare:test";
 import { expect, inject, it } from "vitest";
@@ -18,12 +20,22 @@ import {
 } from "../../test/support/fake-upstream/fake-market";
 import { createDb } from "../../worker/storage/db";
 import { D1MarketCache } from "../../worker/storage/market-cache-repo";
-import { forgetLoadedSnapshots, MarketSnapshots } from "../../worker/storage/market-snapshot-repo";
 import { D1SyncStore } from "../../worker/storage/market-sync-repo";
-import { screenFeatures } from "../../worker/background/screen-features";
+import type * as sourceFeatures from "../../worker/background/screen-features";
 import { boardFilter, universeFor } from "../../worker/background/universe";
-import { reduceFunnel } from "../../worker/engine/screen/reduce-funnel";
+import type * as sourceReduce from "../../worker/engine/screen/reduce-funnel";
+import type * as sourceDb from "../../worker/storage/db";
+import type * as sourceCache from "../../worker/storage/market-cache-repo";
+import type * as sourceSnapshots from "../../worker/storage/market-snapshot-repo";
 import { median, timing, type Metric } from "../support/record";
+
+/** The funnel's modules bundled as shipped (bench/workers/shipped-market.ts). */
+const SHIPPED: string = "./shipped-market.ts?shipped";
+const shipped = (await import(/* @vite-ignore */ SHIPPED)) as typeof sourceFeatures &
+  typeof sourceReduce &
+  typeof sourceDb &
+  typeof sourceCache &
+  typeof sourceSnapshots;
 
 const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };
 const upstream = inject("upstreamUrl");
@@ -193,7 +205,7 @@ it("daily incremental sync at three sizes (one list pass appends every bar), the
     // universe's listed stocks (board filter "all"), read per batch of 100 as the fan-out batches do.
     const u = universeFor("live", "cn");
     let listed = 0;
-    const funnelOver = async (store: D1MarketCache, before?: () => void): Promise<number[]> => {
+    const funnelOver = async (store: sourceCache.D1MarketCache, before?: () => void): Promise<number[]> => {
       const times: number[] = [];
       let scanned = 0;
       for (let r = 0; r < 3; r++) {
@@ -204,14 +216,14 @@ it("daily incremental sync at three sizes (one list pass appends every bar), the
         const features = [];
         for (let i = 0; i < symbols.length; i += 100)
           features.push(
-            ...(await screenFeatures(
+            ...(await shipped.screenFeatures(
               store,
               symbols.slice(i, i + 100).map((x) => ({ id: x.id, name: x.name, industry: x.industry, board: x.board })),
               u,
               index,
             )),
           );
-        scanned = reduceFunnel(features, { limit: 12, index }).summary.total_scanned;
+        scanned = shipped.reduceFunnel(features, { limit: 12, index }).summary.total_scanned;
         listed = symbols.length;
         await env.DB.prepare("SELECT 1").first(); // workerd's clock moves on I/O
         times.push(performance.now() - t0);
@@ -219,7 +231,7 @@ it("daily incremental sync at three sizes (one list pass appends every bar), the
       expect(scanned).toBe(listed);
       return times;
     };
-    const times = await funnelOver(cache);
+    const times = await funnelOver(new shipped.D1MarketCache(shipped.createDb(env.DB)));
     funnelTimes.set(n, times);
     const base = FUNNEL_SIZES[0];
     const perSymbol = (k: number) => median(funnelTimes.get(k) ?? []) / k;
@@ -230,7 +242,7 @@ it("daily incremental sync at three sizes (one list pass appends every bar), the
       unit: "ms",
       ...(n === 5300 ? { goal: 2000 } : {}),
       ...(n > base ? { growth: { ratio: perSymbol(n) / perSymbol(base), vs: `${base}, per symbol` } } : {}),
-      timed: `wall in workerd after the daily sync: listSymbols + board filter (${listed} listed), the index series, per batch of 100 one getColumnsMany read + decode + screenFeatures, reduceFunnel, one SELECT 1`,
+      timed: `wall in workerd after the daily sync, the worker's code bundled as shipped: listSymbols + board filter (${listed} listed), the index series, per batch of 100 one getColumnsMany read + decode + screenFeatures, reduceFunnel, one SELECT 1`,
     });
     // The same funnel through the whole-market snapshot the sync's finish step built (issue 21): each
     // run starts cold (the isolate's parsed copy dropped), so the R2 read and decode are inside.
@@ -238,8 +250,11 @@ it("daily incremental sync at three sizes (one list pass appends every bar), the
       "SELECT built_generation = generation AS current FROM market_snapshots WHERE market = 'CN'",
     ).first<{ current: number }>();
     expect(snapshot?.current).toBe(1);
-    const viaSnapshot = new D1MarketCache(createDb(env.DB), new MarketSnapshots(env.DB, env.SPILLS));
-    const snapTimes = await funnelOver(viaSnapshot, forgetLoadedSnapshots);
+    const viaSnapshot = new shipped.D1MarketCache(
+      shipped.createDb(env.DB),
+      new shipped.MarketSnapshots(env.DB, env.SPILLS),
+    );
+    const snapTimes = await funnelOver(viaSnapshot, shipped.forgetLoadedSnapshots);
     snapshotTimes.set(n, snapTimes);
     const perSymbolSnap = (k: number) => median(snapshotTimes.get(k) ?? []) / k;
     await report({

@@ -10,10 +10,16 @@
  *   channels, returns, L4 triggers), then the reduce (`reduceFunnel`: RPS, L2 with RPS, L3 sectors,
  *   L4/L5, allocation) over all of them;
  * - the whole-market snapshot (storage/market-snapshot-repo.ts): its build from the chunks, a cold
- *   load (R2 read, gunzip, parse, every series' last 320 bars decoded into columns — per 500 series,
- *   as a consumer takes them), and the same funnel reading through the snapshot (cold: the isolate's
+ *   load (R2 read, gunzip for a gzip object, parse, every series' last 320 bars decoded into columns —
+ *   per 500 series, as a consumer takes them), and the same funnel reading through the snapshot
+ *   (uncompressed, the default; cold: the isolate's
  *   parsed copy dropped before each run, so each run includes the R2 read; warm: parsed once);
  *   gzip against an uncompressed object, bytes per symbol.
+ *
+ * Every timed span runs the worker's code as `wrangler deploy` ships it: bundled by esbuild into one module
+ * (`?shipped`, bench/workers/vitest.config.ts). Under the test pool every source module runs through
+ * Vite's module runner, where each imported binding is a property read on a namespace object — the
+ * same funnel is several times slower there; `funnel_snapshot_module_runner` times it that way too.
  *
  * Wall time (workerd gives no CPU clock; its timer advances on I/O, so each timed span ends with an
  * awaited D1 round trip). Median, mean and p90 over the runs; `growth` is the per-symbol cost against
@@ -21,17 +27,14 @@
  */
 import { env } from "cloudflare:test";
 import { expect, it } from "vitest";
-import { screenFeatures } from "../../worker/background/screen-features";
+import * as sourceFeatures from "../../worker/background/screen-features";
 import type { Universe } from "../../worker/background/universe";
-import { reduceFunnel } from "../../worker/engine/screen/reduce-funnel";
+import * as sourceReduce from "../../worker/engine/screen/reduce-funnel";
 import { encodeBarChunks } from "../../worker/lib/bar-chunks";
-import { createDb } from "../../worker/storage/db";
-import { D1MarketCache } from "../../worker/storage/market-cache-repo";
-import {
-  forgetLoadedSnapshots,
-  MarketSnapshots,
-  type SnapshotCompression,
-} from "../../worker/storage/market-snapshot-repo";
+import * as sourceDb from "../../worker/storage/db";
+import * as sourceCache from "../../worker/storage/market-cache-repo";
+import * as sourceSnapshots from "../../worker/storage/market-snapshot-repo";
+import type { SnapshotCompression } from "../../worker/storage/market-snapshot-repo";
 import { benchUniverse } from "../support/market-universe";
 import { median, timing, type Metric } from "../support/record";
 
@@ -40,6 +43,15 @@ const BARS = 320;
 /** Days the regime reads of every symbol (read-regime.ts: `universeBars(market, 40)`). */
 const REGIME_DAYS = 40;
 const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };
+/** The modules the timed spans run, bundled as shipped (one copy of each: module state is shared). */
+const SHIPPED: string = "./shipped-market.ts?shipped";
+const shipped = (await import(/* @vite-ignore */ SHIPPED)) as typeof sourceFeatures &
+  typeof sourceReduce &
+  typeof sourceDb &
+  typeof sourceCache &
+  typeof sourceSnapshots;
+const { screenFeatures, reduceFunnel, createDb, D1MarketCache, MarketSnapshots, forgetLoadedSnapshots } = shipped;
+
 const UNIVERSE: Universe = { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: null, simulated: false };
 
 async function report(metric: Metric): Promise<void> {
@@ -120,6 +132,7 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
   ]);
   const snapFunnels = new Map<number, number[]>();
   const snapFunnelsWarm = new Map<number, number[]>();
+  const snapFunnelsSource = new Map<number, number[]>();
   const builds = new Map<number, number[]>();
   const sizes = new Map<string, number>();
   for (const n of SIZES) {
@@ -157,8 +170,9 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
 
     const text = await env.DB.prepare("SELECT sum(length(bars)) AS b FROM market_bar_chunks").first<{ b: number }>();
     sizes.set(`chunks_${n}`, text?.b ?? 0);
-    // The snapshot: built from the chunks (gzip and uncompressed), loaded cold, the funnel through it.
-    for (const compression of ["none", "gzip"] as const) {
+    // The snapshot: built from the chunks (gzip, then uncompressed — the default), loaded cold, the
+    // funnel through the default one.
+    for (const compression of ["gzip", "none"] as const) {
       const snapshots = new MarketSnapshots(env.DB, env.SPILLS, { compression });
       const viaSnapshot = new D1MarketCache(createDb(env.DB), snapshots);
       let built = 0;
@@ -169,7 +183,7 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
         sizes.set(`raw_${n}`, b?.rawBytes ?? 0);
       });
       sizes.set(`${compression}_${n}`, built);
-      if (compression === "gzip") builds.set(n, buildTimes);
+      if (compression === "none") builds.set(n, buildTimes);
       let loadedBars = 0;
       snapLoads.get(compression)?.set(
         n,
@@ -183,7 +197,7 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
         }),
       );
       expect(loadedBars).toBe(n * BARS);
-      if (compression !== "gzip") continue;
+      if (compression !== "none") continue;
       const screen = async () => {
         const features = [];
         for (let i = 0; i < symbols.length; i += 100)
@@ -199,6 +213,22 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
       );
       expect(scanned).toBe(n);
       snapFunnelsWarm.set(n, await timed(runs, screen));
+      expect(scanned).toBe(n);
+      // The same warm funnel with every module as the test pool runs sources (Vite's module runner).
+      const sourceStore = new sourceCache.D1MarketCache(
+        sourceDb.createDb(env.DB),
+        new sourceSnapshots.MarketSnapshots(env.DB, env.SPILLS, { compression }),
+      );
+      const screenSource = async () => {
+        const features = [];
+        for (let i = 0; i < symbols.length; i += 100)
+          features.push(
+            ...(await sourceFeatures.screenFeatures(sourceStore, symbols.slice(i, i + 100), UNIVERSE, u.index)),
+          );
+        scanned = sourceReduce.reduceFunnel(features, { limit: 12, index: u.index }).summary.total_scanned;
+      };
+      await screenSource(); // its own parsed snapshot (the source modules' isolate cache), loaded once
+      snapFunnelsSource.set(n, await timed(runs, screenSource));
       expect(scanned).toBe(n);
     }
   }
@@ -239,15 +269,15 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
   );
   await reportSizes(
     "market_snapshot_build",
-    "whole-market snapshot build from the chunks (gzip)",
-    "chunkSeriesOfMarket (one statement, every chunk decoded into columns) + encode + gzip + R2 put + the guarded D1 publish (one run)",
+    "whole-market snapshot build from the chunks (uncompressed, the default)",
+    "chunkSeriesOfMarket (one statement, every chunk decoded into columns) + encode + R2 put + the guarded D1 publish (one run)",
     60_000,
     builds,
   );
   await reportSizes(
     "funnel_snapshot",
     "screening funnel through the whole-market snapshot (cold)",
-    "forget the isolate's parsed snapshot, then per batch of 100 symbols getColumnsMany (one D1 freshness read; the first batch also the R2 get + gunzip + parse; columns decoded from the snapshot) + screenFeatures, then reduceFunnel over all",
+    "forget the isolate's parsed snapshot, then per batch of 100 symbols getColumnsMany (one D1 freshness read; the first batch also the R2 get of the uncompressed object + parse; columns decoded from the snapshot) + screenFeatures, then reduceFunnel over all",
     500,
     snapFunnels,
   );
@@ -258,6 +288,23 @@ it(`cached bars load and the funnel from the store at ${SIZES.join(" / ")} symbo
     500,
     snapFunnelsWarm,
   );
+  await reportSizes(
+    "funnel_snapshot_module_runner",
+    "screening funnel through the snapshot (warm), source modules under the test pool's module runner",
+    "as funnel_snapshot_warm, every module as the test pool runs sources (Vite's module runner: each imported binding read off a namespace object) instead of the shipped bundle — the harness's overhead, not the product's",
+    500,
+    snapFunnelsSource,
+  );
+  for (const n of SIZES) {
+    const ratio = median(snapFunnelsSource.get(n) ?? []) / Math.max(1e-9, median(snapFunnelsWarm.get(n) ?? []));
+    await report({
+      id: `funnel_module_runner_ratio_${n}`,
+      name: `module runner / shipped bundle, warm snapshot funnel, ${n} symbols`,
+      value: Math.round(ratio * 100) / 100,
+      unit: "x",
+      timed: "median funnel_snapshot_module_runner / median funnel_snapshot_warm, same run, same store",
+    });
+  }
   for (const n of SIZES)
     for (const [kind, label] of [
       ["gzip", "gzip"],

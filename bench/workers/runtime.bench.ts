@@ -101,7 +101,7 @@ it("time to first token after POST", async () => {
     unit: "ms",
     goal: 15,
     timed:
-      "POST /api/sessions/:id/messages on a fresh session → the first text-delta event read from its SSE stream (ownership check, turn opening, prompt and tool set-up, memory recall, the model call); 40 sessions after 5 warm-ups",
+      "POST /api/sessions/:id/messages on a fresh session → the first text-delta event read from its SSE stream (the ownership check and the rate-limit take in the session DO — the take, the set-up reads and the memory recall in one D1 round trip —, turn opening, prompt and tool set-up, the model call); 40 sessions after 5 warm-ups",
   });
 });
 

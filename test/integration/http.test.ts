@@ -324,4 +324,31 @@ describe("rename and delete", () => {
     const { sessions } = (await (await call("/api/sessions")).json()) as { sessions: { id: string }[] };
     expect(sessions.some((s) => s.id === id)).toBe(false);
   });
+  it("a deletion whose erase failed after the index row went still refuses the owner's turns (404)", async () => {
+    const { runInDurableObject } = await import("cloudflare:test");
+    const { id } = (await (await postJson("/api/sessions", { title: "half deleted" })).json()) as { id: string };
+    const stub = await getAgentByName<Env, SessionAgent>(env.SessionAgent, id);
+    // Erasing the DO fails (storage trouble) after the D1 index row was removed.
+    const proto = await runInDurableObject(
+      stub,
+      (instance: SessionAgent) => Object.getPrototypeOf(instance) as SessionAgent,
+    );
+    const erase = proto.erase;
+    proto.erase = () => Promise.reject(new Error("erase failed"));
+    try {
+      expect((await call(`/api/sessions/${id}`, { method: "DELETE" })).status).toBe(500);
+    } finally {
+      proto.erase = erase;
+    }
+    // The DO still holds the session, yet it is deleted for everyone, its owner included.
+    expect(await runInDurableObject(stub, (instance: SessionAgent) => instance["store"].meta()?.id)).toBe(id);
+    expect((await call(`/api/sessions/${id}`)).status).toBe(404);
+    const turn = await postJson(`/api/sessions/${id}/messages`, { text: "still there?" });
+    expect(turn.status).toBe(404);
+    expect((await errorOf(turn)).code).toBe("not_found");
+    expect(await runInDurableObject(stub, (instance: SessionAgent) => instance["turns"].lastTurn())).toBeUndefined();
+    // A task's notification opens no turn in it either.
+    await stub.notify({ id: "task_after_delete", text: "done" });
+    expect(await runInDurableObject(stub, (instance: SessionAgent) => instance["turns"].lastTurn())).toBeUndefined();
+  });
 });

@@ -239,6 +239,21 @@ describe("token mode", () => {
       env,
     );
     expect(other.status).toBe(400);
+    // Over the limit, the 429 wins before anything else is looked at or written: another owner's
+    // session, a malformed id and a bad body all answer 429 too, and the refused turn left nothing.
+    for (const [path, json] of [
+      [`/api/sessions/${h}/messages`, { text: key }],
+      ["/api/sessions/not-a-session-id/messages", { text: key }],
+      [`/api/sessions/${g}/messages`, { text: "" }],
+    ] as const) {
+      const refused = await req(path, { method: "POST", token: gina.token, json }, env);
+      expect(refused.status).toBe(429);
+      expect((await errorOf(refused)).code).toBe("rate_limited");
+    }
+    const detail = (await (await req(`/api/sessions/${g}`, { token: gina.token }, env)).json()) as {
+      messages: { role: string }[];
+    };
+    expect(detail.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
   });
 });
 

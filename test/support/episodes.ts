@@ -7,6 +7,10 @@
  * the label's accepted types within ±`TOLERANCE` bars. Recall is per label group, precision per
  * detected-event group, over the groups the labels cover comprehensively (SC/BC, AR, ST,
  * Spring/UTAD, SOS/SOW); UT, Test and the pullback events are accepted alternatives only.
+ * Overlapping episodes: an event left unmatched here that an accepted type of a label in *another*
+ * episode of the same symbol, overlapping this one in time, matches within ±`TOLERANCE` bars (each
+ * such label at most once) is not a false positive: it counts as matched for this episode's
+ * precision, never as a hit for the other episode's recall (that episode is scored on its own window).
  * Side check: at each labelled top (bottom), the phase read `SIDE_FROM`…`SIDE_TO` bars later, point
  * in time, must not be accumulation or markup (distribution).
  */
@@ -81,6 +85,8 @@ export interface EpisodeScore {
   byGroup: Record<Group, Counts>;
   missed: string[];
   spurious: string[];
+  /** Events matched by a label of an overlapping episode (see the module comment), as "date type → episode". */
+  matchedElsewhere: string[];
   sideViolations: string[];
   sideChecks: number;
 }
@@ -96,8 +102,17 @@ function run(bars: readonly Bar[], e: Episode, params?: Partial<EngineParams>) {
 const TOP_FORBIDDEN = new Set<PhaseName>(["ACC_A", "ACC_B", "ACC_C", "ACC_D", "ACC_E", "MARKUP"]);
 const BOTTOM_FORBIDDEN = new Set<PhaseName>(["DIST_A", "DIST_B", "DIST_C", "DIST_D", "DIST_E"]);
 
-/** Scores one episode (see the module comment). */
-export function scoreEpisode(e: Episode, params?: Partial<EngineParams>): EpisodeScore {
+/** Other episodes of `e`'s symbol whose [from, to] overlaps e's. */
+function overlapping(e: Episode, others: readonly Episode[]): Episode[] {
+  return others.filter((o) => o.id !== e.id && o.symbol === e.symbol && o.from <= e.to && o.to >= e.from);
+}
+
+/** Scores one episode (see the module comment); `others` are the suite's other episodes. */
+export function scoreEpisode(
+  e: Episode,
+  params?: Partial<EngineParams>,
+  others: readonly Episode[] = [],
+): EpisodeScore {
   const all = loadRealBars(e.symbol);
   const i0 = indexOnOrAfter(all, e.from);
   const i1 = indexOnOrAfter(all, e.to);
@@ -132,13 +147,42 @@ export function scoreEpisode(e: Episode, params?: Partial<EngineParams>): Episod
       byGroup[g].hits++;
     } else missed.push(`${l.date} ${l.types.join("/")}`);
   }
+  // Unmatched events that a label of an overlapping episode accepts (one event per foreign label).
+  const foreign = overlapping(e, others).flatMap((o) =>
+    o.labels
+      .filter((l) => groupOf(l.types[0] ?? "PS"))
+      .map((l) => ({ episode: o.id, types: l.types, index: idx.get(l.date) ?? indexOnOrAfter(bars, l.date) })),
+  );
+  const usedForeign = new Set<number>();
+  const elsewhere = new Map<number, string>();
+  det.forEach((d, k) => {
+    if (used.has(k)) return;
+    let best = -1;
+    let bestDist = Number.POSITIVE_INFINITY;
+    foreign.forEach((l, j) => {
+      if (usedForeign.has(j) || !l.types.includes(d.type)) return;
+      const dist = Math.abs(d.index - l.index);
+      if (dist <= TOLERANCE && dist < bestDist) {
+        best = j;
+        bestDist = dist;
+      }
+    });
+    if (best < 0) return;
+    usedForeign.add(best);
+    elsewhere.set(k, foreign[best]?.episode ?? "");
+  });
   const spurious: string[] = [];
+  const matchedElsewhere: string[] = [];
   det.forEach((d, k) => {
     const g = groupOf(d.type);
     if (!g) return;
     byGroup[g].detected++;
+    const other = elsewhere.get(k);
     if (used.has(k)) byGroup[g].matched++;
-    else spurious.push(`${d.date} ${d.type}`);
+    else if (other !== undefined) {
+      byGroup[g].matched++;
+      matchedElsewhere.push(`${d.date} ${d.type} → ${other}`);
+    } else spurious.push(`${d.date} ${d.type}`);
   });
   const sideViolations: string[] = [];
   let sideChecks = 0;
@@ -164,7 +208,17 @@ export function scoreEpisode(e: Episode, params?: Partial<EngineParams>): Episod
     counts.detected += byGroup[g].detected;
     counts.matched += byGroup[g].matched;
   }
-  return { id: e.id, symbol: e.symbol, counts, byGroup, missed, spurious, sideViolations, sideChecks };
+  return {
+    id: e.id,
+    symbol: e.symbol,
+    counts,
+    byGroup,
+    missed,
+    spurious,
+    matchedElsewhere,
+    sideViolations,
+    sideChecks,
+  };
 }
 
 export interface SuiteScore {
@@ -179,7 +233,7 @@ const ratio = (a: number, b: number): number => (b > 0 ? a / b : Number.NaN);
 
 /** Scores every episode of the suite. */
 export function scoreSuite(episodes: readonly Episode[] = loadEpisodes(), params?: Partial<EngineParams>): SuiteScore {
-  const scores = episodes.map((e) => scoreEpisode(e, params));
+  const scores = episodes.map((e) => scoreEpisode(e, params, episodes));
   const byGroup = {} as SuiteScore["byGroup"];
   const total = zero();
   for (const g of GROUPS) {
@@ -223,7 +277,7 @@ export function formatSuite(s: SuiteScore, title = "real episodes"): string {
   );
   for (const e of s.episodes) {
     lines.push(
-      `${e.id.padEnd(30)} ${`${e.counts.hits}/${e.counts.labels}`.padStart(11)} ${`${e.counts.matched}/${e.counts.detected}`.padStart(16)}  ${e.missed.join(", ") || "-"} | ${e.spurious.join(", ") || "-"} | ${e.sideViolations.length ? `${e.sideViolations.length}: ${e.sideViolations.slice(0, 3).join(", ")}` : "-"}`,
+      `${e.id.padEnd(30)} ${`${e.counts.hits}/${e.counts.labels}`.padStart(11)} ${`${e.counts.matched}/${e.counts.detected}`.padStart(16)}  ${e.missed.join(", ") || "-"} | ${e.spurious.join(", ") || "-"}${e.matchedElsewhere.length ? ` (matched elsewhere: ${e.matchedElsewhere.join(", ")})` : ""} | ${e.sideViolations.length ? `${e.sideViolations.length}: ${e.sideViolations.slice(0, 3).join(", ")}` : "-"}`,
     );
   }
   return lines.join("\n");

@@ -1,6 +1,6 @@
 /**
  * Re-accumulation and re-distribution (DOMAIN.md §1.13 D: a range in a trend without a climax):
- * an uptrend's 60-bar high on a rising MA50 followed by a reaction of ≥ 6% (board-scaled) whose low
+ * an uptrend's `reExtremeBars`-bar high (120) on a rising MA50 followed by a reaction of ≥ 6% (board-scaled) whose low
  * holds for three bars and is rallied off by the AR minimum; the reaction low is the AR and sets
  * support, the top sets resistance. Re-distribution mirrors it. Opens an event-anchored structure.
  */
@@ -130,8 +130,8 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
     ]),
     reasons: [
       acc
-        ? `reaction of ${fpct(depth)} from a 60-bar high in an uptrend (rising MA50), no climax: re-accumulation`
-        : `rally of ${fpct(depth)} from a 60-bar low in a downtrend (falling MA50), no climax: re-distribution`,
+        ? `reaction of ${fpct(depth)} from a ${p.reExtremeBars}-bar high in an uptrend (rising MA50), no climax: re-accumulation`
+        : `rally of ${fpct(depth)} from a ${p.reExtremeBars}-bar low in a downtrend (falling MA50), no climax: re-distribution`,
       `its ${acc ? "low sets support" : "high sets resistance"}; held ${t - k} bars and ${acc ? "rallied" : "fell"} ${fpct(rally)} off it`,
     ],
   };
@@ -185,7 +185,7 @@ function flipped(
     vr: at(s.vr, top),
     confidence: confidence(0.4, [[0.3, rise === undefined ? margin(effortRatio, ctx.p.heavyReaction, 2) : 0.5]]),
     reasons: [
-      `${acc ? "60-bar low in a downtrend" : "60-bar high in an uptrend"}, read as a climax by what followed`,
+      `${ctx.p.reExtremeBars}-bar ${acc ? "low in a downtrend" : "high in an uptrend"}, read as a climax by what followed`,
       ...reasons,
     ],
   };

@@ -21,12 +21,23 @@ export function l1Liquidity(
   market: Market,
   o: { amounts?: ArrayLike<number>; marketCap?: number } = {},
 ): LayerResult {
-  const c = at(s.close, t);
+  return l1LiquidityOf(s.close, s.volume, t, market, o);
+}
+
+/** `l1Liquidity` over bare close and volume columns (all it reads of a series). */
+export function l1LiquidityOf(
+  close: ArrayLike<number>,
+  volume: ArrayLike<number>,
+  t: number,
+  market: Market,
+  o: { amounts?: ArrayLike<number>; marketCap?: number } = {},
+): LayerResult {
+  const c = at(close, t);
   let amt = 0;
   const from = Math.max(0, t - 19);
   for (let i = from; i <= t; i++) {
     const a = o.amounts ? at(o.amounts, i) : Number.NaN;
-    amt += Number.isFinite(a) ? a : at(s.close, i) * at(s.volume, i);
+    amt += Number.isFinite(a) ? a : at(close, i) * at(volume, i);
   }
   amt /= t - from + 1;
   if (market === "US") {

@@ -128,8 +128,9 @@ function countUnderAny(values: NumSeries, from: number, to: number, x: number): 
 /**
  * `x <= quantileOf(values, from, to, q)`, exactly, without sorting in the common cases: counting the
  * values under `x` decides it when the interpolated order statistics both sit on one side of `x`
- * (the interpolation weight must be ≤ 0.5 for the upper shortcut, so rounding cannot overshoot);
- * otherwise, or with non-finite values, it falls back to the sort.
+ * (the interpolation weight must be ≤ 0.5 for the upper shortcut, so rounding cannot overshoot), and
+ * when x sits between them the two are found by one more scan; otherwise (both under x with a
+ * weight over 0.5), or with non-finite values, it falls back to the sort.
  */
 export function atOrBelowQuantile(values: NumSeries, from: number, to: number, q: number, x: number): boolean {
   if (to <= from || Number.isNaN(x)) return x <= quantileOf(values, from, to, q);
@@ -142,5 +143,19 @@ export function atOrBelowQuantile(values: NumSeries, from: number, to: number, q
   if (under <= lo) return true;
   // Both order statistics under x and a weight ≤ 0.5: the rounded interpolation stays ≤ the upper one < x.
   if (hi < under && pos - lo <= 0.5) return false;
+  // x between the two: exactly lo+1 values under it, so the lo-th order statistic is the largest of
+  // them and the hi-th the smallest of the rest; interpolated as quantileOf does (every value is
+  // finite here, so the two are the very values its sort puts at lo and hi, up to the sign of a zero).
+  if (under === hi && hi === lo + 1) {
+    let vLo = Number.NEGATIVE_INFINITY;
+    let vHi = Number.POSITIVE_INFINITY;
+    for (let i = from; i < to; i++) {
+      const v = values[i] as number;
+      if (v < x) {
+        if (v > vLo) vLo = v;
+      } else if (v < vHi) vHi = v;
+    }
+    return x <= vLo + (vHi - vLo) * (pos - lo);
+  }
   return x <= quantileOf(values, from, to, q);
 }

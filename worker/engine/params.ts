@@ -87,10 +87,10 @@ export interface EngineParams {
   /**
    * Context for ranges in a trend: the trend extreme must be the extreme of the last `reExtremeBars`
    * bars, and after an advance of `reExtendedRise` or more (× board scale) from the low of the last
-   * `reYearBars` bars the reaction is read as distribution, not re-accumulation. (`reExtremeBars` at
-   * 250 — a trend still making yearly highs — reads 14 instead of 32 wrong-side phases on the real
-   * suite and lifts ST and SOS/SOW, but exposes one unmatched SC at a 2000 bear-market low, dropping
-   * SC/BC precision under its floor; kept at 60 until that is solved.)
+   * `reYearBars` bars the reaction is read as distribution, not re-accumulation. `reExtremeBars` 120
+   * (half a year of highs) instead of 60 removes the 13 ACC_A readings at the S&P 2000-09-01 top (a
+   * rally to a 60-bar but not a 120-bar high inside a topping range is no uptrend to re-accumulate):
+   * wrong side 14 → 1, AR precision .563 → .600; its one cost is an extra SC on S&P 2000-10-13.
    */
   reExtremeBars: number;
   reYearBars: number;
@@ -194,7 +194,7 @@ export const DEFAULT_PARAMS: EngineParams = {
   reMaxDepth: 0.25,
   reReactionBars: 15,
   reTrendBars: 20,
-  reExtremeBars: 60,
+  reExtremeBars: 120,
   reYearBars: 250,
   reExtendedRise: 1.0,
   clusterBars: 5,

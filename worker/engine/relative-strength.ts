@@ -5,9 +5,12 @@
 import type { Bar } from "../contracts/analysis";
 import { at, nanArray, type NumSeries } from "./numeric";
 
-/** Benchmark closes aligned to `dates`: the last benchmark close on or before each date (NaN before it starts). */
-export function alignBenchmark(dates: readonly string[], bench: readonly Bar[]): Float64Array {
-  const out = nanArray(dates.length);
+/**
+ * Benchmark closes aligned to `dates`: the last benchmark close on or before each date (NaN before it
+ * starts). `into` (of the dates' length) is written instead of a new array.
+ */
+export function alignBenchmark(dates: readonly string[], bench: readonly Bar[], into?: Float64Array): Float64Array {
+  const out = into && into.length === dates.length ? into.fill(Number.NaN) : nanArray(dates.length);
   let j = -1;
   for (let i = 0; i < dates.length; i++) {
     const d = dates[i] ?? "";
@@ -48,44 +51,75 @@ export function downDayResilience(close: NumSeries, bench: NumSeries, t: number,
 
 /** RPS: percentile rank × 100 of each value among the finite values (ties share the mean rank). NaN stays NaN. */
 export function rpsRanks(values: readonly number[]): number[] {
-  // The finite values sorted as numbers (a typed sort, no comparator calls); the rank of each tie
-  // run [k, e] of that order is written at its positions, and a value finds its run's first position
-  // by binary search, so a rank is the mean position of its equals exactly as a sort of
-  // (value, index) pairs gives it (-0 and 0 tie, as `===` makes them).
   const n = values.length;
+  const ranks = rpsRanksInto(values, n, new Float64Array(n));
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(ranks[i] as number);
+  return out;
+}
+
+/** Scratch of `rpsRanksInto` (grown on demand; each call is synchronous, so one set serves all). */
+let sortedScratch = new Float64Array(1024);
+let hashKeys = new Float64Array(2048);
+let hashRanks = new Float64Array(2048);
+let hashUsed = new Uint8Array(2048);
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+
+/** Slot of a value (a zero of either sign hashes as +0, as `===` ties them) in a table of mask+1 slots. */
+function slotOf(v: number, mask: number): number {
+  bits[0] = v === 0 ? 0 : v;
+  return Math.imul((words[0] as number) ^ Math.imul(words[1] as number, 0x9e3779b1), 0x85ebca6b) & mask;
+}
+
+/**
+ * `rpsRanks` of `values[0..n)` written into `out[0..n)` (returned), with no array allocated per call:
+ * the same ranks bit for bit. The finite values are sorted as numbers (a typed sort, no comparator
+ * calls); each tie run [k, e] of that order (its equals; -0 and 0 tie, as `===` makes them) gets the
+ * rank of its mean position, exactly as a sort of (value, index) pairs gives it, kept in a hash table
+ * by value, where each value then finds its rank.
+ */
+export function rpsRanksInto(values: ArrayLike<number>, n: number, out: Float64Array): Float64Array {
   let m = 0;
   for (let i = 0; i < n; i++) if (Number.isFinite(values[i])) m++;
-  const sorted = new Float64Array(m);
+  if (sortedScratch.length < m) sortedScratch = new Float64Array(Math.max(m, 2 * sortedScratch.length));
+  const sorted = sortedScratch.subarray(0, m);
   let j = 0;
   for (let i = 0; i < n; i++) {
     const v = values[i] as number;
     if (Number.isFinite(v)) sorted[j++] = v;
   }
   sorted.sort();
-  const rankAt = new Float64Array(m);
+  let size = 16;
+  while (size < 2 * m) size *= 2;
+  if (hashUsed.length < size) {
+    hashKeys = new Float64Array(size);
+    hashRanks = new Float64Array(size);
+    hashUsed = new Uint8Array(size);
+  } else hashUsed.fill(0, 0, size);
+  const mask = size - 1;
   let k = 0;
   while (k < m) {
     let e = k;
     while (e + 1 < m && sorted[e + 1] === sorted[k]) e++;
     const rank = m === 1 ? 100 : ((k + e) / 2 / (m - 1)) * 100;
-    for (let q = k; q <= e; q++) rankAt[q] = rank;
+    const v = sorted[k] as number;
+    let h = slotOf(v, mask);
+    while (hashUsed[h] === 1) h = (h + 1) & mask;
+    hashUsed[h] = 1;
+    hashKeys[h] = v;
+    hashRanks[h] = rank;
     k = e + 1;
   }
-  const out: number[] = [];
   for (let i = 0; i < n; i++) {
     const v = values[i] as number;
     if (!Number.isFinite(v)) {
-      out.push(Number.NaN);
+      out[i] = Number.NaN;
       continue;
     }
-    let lo = 0;
-    let hi = m;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((sorted[mid] as number) < v) lo = mid + 1;
-      else hi = mid;
-    }
-    out.push(rankAt[lo] as number);
+    let h = slotOf(v, mask);
+    while (hashUsed[h] !== 1 || hashKeys[h] !== v) h = (h + 1) & mask;
+    out[i] = hashRanks[h] as number;
   }
   return out;
 }

@@ -12,9 +12,9 @@ import { at, type NumSeries } from "./numeric";
  */
 let deque = new Int32Array(1024);
 
-function rolling(values: NumSeries, n: number, sign: 1 | -1): Float64Array {
+function rolling(values: NumSeries, n: number, sign: 1 | -1, into?: Float64Array): Float64Array {
   const len = values.length;
-  const out = new Float64Array(len);
+  const out = into && into.length === len ? into : new Float64Array(len);
   if (deque.length < len) deque = new Int32Array(Math.max(len, 2 * deque.length));
   const dq = deque;
   const v64 = values instanceof Float64Array ? values : Float64Array.from({ length: len }, (_, i) => at(values, i));
@@ -38,12 +38,15 @@ function rolling(values: NumSeries, n: number, sign: 1 | -1): Float64Array {
   return out;
 }
 
-/** Rolling minimum over the last `n` values (a shorter window at the start). */
-export function rollingMin(values: NumSeries, n: number): Float64Array {
-  return rolling(values, n, 1);
+/**
+ * Rolling minimum over the last `n` values (a shorter window at the start). `into` (of the values'
+ * length) is written instead of a new array, for a caller that reuses one buffer across series.
+ */
+export function rollingMin(values: NumSeries, n: number, into?: Float64Array): Float64Array {
+  return rolling(values, n, 1, into);
 }
 
-/** Rolling maximum over the last `n` values (a shorter window at the start). */
-export function rollingMax(values: NumSeries, n: number): Float64Array {
-  return rolling(values, n, -1);
+/** Rolling maximum over the last `n` values (a shorter window at the start); `into` as for rollingMin. */
+export function rollingMax(values: NumSeries, n: number, into?: Float64Array): Float64Array {
+  return rolling(values, n, -1, into);
 }

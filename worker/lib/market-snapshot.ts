@@ -153,7 +153,14 @@ export function encodeMarketSnapshot(meta: SnapshotMeta, series: readonly Snapsh
   return out;
 }
 
-/** Undoes a column's deltas and scale into `out` (entries `skip`… only). */
+/** Scratch for columns read with a skip (grown as needed; only used within one `readColumn`). */
+let scratch = new Float64Array(0);
+
+/**
+ * Undoes a column's deltas and scale into `out` (entries `skip`… only). The stored width is widened
+ * to Float64 in one native copy first, so the prefix sum runs on one array type (a loop over four
+ * element types is a polymorphic load per entry).
+ */
 function readColumn(bytes: Uint8Array, at: number, code: number, n: number, skip: number, out: Float64Array): void {
   const kind = code >> 4;
   const f = POW10[code & 15] ?? 1;
@@ -169,11 +176,21 @@ function readColumn(bytes: Uint8Array, at: number, code: number, n: number, skip
     out.set(src.subarray(skip), 0);
     return;
   }
+  if (skip > 0 && scratch.length < n) scratch = new Float64Array(Math.max(n, 2 * scratch.length));
+  const t = skip > 0 ? scratch : out;
+  t.set(src, 0);
   let prev = 0;
-  for (let i = 0; i < n; i++) {
-    prev += src[i] ?? 0;
-    if (i >= skip) out[i - skip] = f === 1 ? prev : prev / f;
-  }
+  if (f === 1)
+    for (let i = 0; i < n; i++) {
+      prev += t[i] as number;
+      t[i] = prev;
+    }
+  else
+    for (let i = 0; i < n; i++) {
+      prev += t[i] as number;
+      t[i] = prev / f;
+    }
+  if (skip > 0) out.set(t.subarray(skip, n), 0);
 }
 
 /** A parsed snapshot: the header read, columns decoded on demand (no copy of the body). */

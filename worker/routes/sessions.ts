@@ -29,6 +29,7 @@ import { readJson } from "../http/read-json";
 import type { D1SessionIndex } from "../storage/session-index-repo";
 import { newId } from "../http/secrets";
 import { sessionStub } from "../session/session-stub";
+import { rateLimited, takeOrRefuse } from "../http/rate-limit";
 
 const SESSION_PREFIX = "s_";
 const DEFAULT_TITLE = "New session";
@@ -135,6 +136,8 @@ export const sessionRoutes = new Hono<AppEnv>()
         signed: head.signed,
         deletedAt: Date.now(),
       });
+    // Marked first: should the erase below fail after the index row is gone, the DO still refuses turns.
+    await stub.markDeleted();
     await index.remove(id);
     await stub.erase();
     c.var.log.info("session_deleted", { sessionId: id });
@@ -158,8 +161,16 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .post("/:id/messages", async (c) => {
     // The hot path: ownership is checked by the session DO itself (its `session_meta` owner, the
-    // same owner the D1 index row was written with), so a turn costs no D1 read before the DO.
-    const id = pathParam(c, "id", SessionIdParam, notFound);
+    // same owner the D1 index row was written with), and the turn's rate-limit unit is taken there
+    // too, in the set-up reads' D1 round trip — so a turn costs no D1 request before the DO. A
+    // request refused before the DO takes its unit here first: a 429 still wins over every answer.
+    let id: string;
+    try {
+      id = pathParam(c, "id", SessionIdParam, notFound);
+    } catch (error) {
+      await takeOrRefuse(c, "turns");
+      throw error;
+    }
     const index = c.var.deps.sessions;
     let body: SendMessageBody;
     try {
@@ -168,12 +179,20 @@ export const sessionRoutes = new Hono<AppEnv>()
         throw new AppError("payload_too_large", 413, `text exceeds ${MAX_MESSAGE_CHARS} characters`);
       }
     } catch (error) {
+      await takeOrRefuse(c, "turns");
       // As before, another owner's (or an unknown) session answers 404 whatever the body holds.
       if (!(await index.get(c.var.userId, id))) throw notFound(id);
       throw error;
     }
-    const started = await sessionStub(c.env.SessionAgent, id).startTurn({ text: body.text, userId: c.var.userId });
-    if (!started.ok) throw started.code === "not_found" ? notFound(id) : rpcError(started);
+    const started = await sessionStub(c.env.SessionAgent, id).startTurn({
+      text: body.text,
+      userId: c.var.userId,
+      turnsPerHour: c.var.config.rateLimits.turnsPerHour,
+    });
+    if (!started.ok) {
+      if (started.code === "rate_limited") throw rateLimited(c, started.message, started.retryAfterS);
+      throw started.code === "not_found" ? notFound(id) : rpcError(started);
+    }
     // Index bookkeeping must not delay the first byte of the stream.
     c.executionCtx.waitUntil(index.touch(id, Date.now(), started.title));
     return new Response(started.stream, { headers: SSE_HEADERS });

@@ -49,6 +49,8 @@ export interface SessionRecord {
   profile: string | null;
   compactionSummary: string | null;
   compactedThrough: number | null;
+  /** Set when a deletion began: the session opens no turn from then on (user message or notification). */
+  deletedAt?: number | null;
 }
 
 /** A recorded approval. */

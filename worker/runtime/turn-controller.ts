@@ -197,7 +197,7 @@ export class TurnController {
   /** Starts a turn for the user's message; refused while another turn is open. */
   start(input: { text: string }): { ok: true; stream: ReadableStream<Uint8Array>; title?: string } | TurnRefusal {
     const meta = this.log.meta();
-    if (!meta) return { ok: false, code: "not_found", message: "session not found" };
+    if (!meta || meta.deletedAt) return { ok: false, code: "not_found", message: "session not found" };
     if (this.busy())
       return {
         ok: false,
@@ -311,7 +311,7 @@ export class TurnController {
   /** Reports the oldest pending notification when no turn is open. */
   private deliverPending(): void {
     const meta = this.log.meta();
-    if (!meta || this.busy()) return;
+    if (!meta || meta.deletedAt || this.busy()) return;
     const next = this.log.nextNotification();
     if (!next) return;
     this.log.markDelivered(next.id, this.host.now());

@@ -20,6 +20,8 @@ export const sessionMeta = sqliteTable("session_meta", {
   compactionSummary: text("compaction_summary"),
   compactedThrough: integer("compacted_through"),
   compactionCount: integer("compaction_count").notNull().default(0),
+  /** Set by a deletion before the D1 index row goes: a session whose erase then failed takes no turn. */
+  deletedAt: integer("deleted_at", { mode: "number" }),
 });
 
 /** Conversation messages in order (`seq`), each an AI SDK UI message's parts as JSON. */

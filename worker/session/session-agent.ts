@@ -27,7 +27,9 @@ import { createSessionLog } from "./session-log";
 import { learnFromTurn } from "./session-memory";
 import type { DecisionInput, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
 import { TraceWriter } from "./trace-writer";
-import { setUpTurn } from "./turn-setup";
+import { setUpTurn, startSetUp, type EarlySetUp } from "./turn-setup";
+import { coalescingD1 } from "./d1-batcher";
+import { takeBatched } from "../storage/rate-limit-repo";
 import { recordUsage } from "./usage-recorder";
 import { sseFrame, TurnHub } from "./turn-hub";
 import { TurnStore } from "./turn-store";
@@ -86,6 +88,8 @@ export class SessionAgent extends Agent<Env> {
   private readonly traces: TraceWriter;
   private readonly controller: TurnController;
   private readonly audit: AuditLog;
+  /** Set-up work `startTurn` started for the turn it is opening (handed to that turn's set-up). */
+  private early: EarlySetUp | undefined;
   /** Long-polls of `watchTurn` waiting for the session's turn state to change. */
   private readonly watchers = new Set<() => void>();
 
@@ -169,6 +173,15 @@ export class SessionAgent extends Agent<Env> {
     return { title: meta?.title ?? "", profile: meta?.profile ?? null };
   }
 
+  /**
+   * The first step of a deletion, before the D1 index row goes: from now on the session takes no turn
+   * (startTurn answers not_found, notifications open none), so a session whose erase then fails stays
+   * deleted for everyone, its owner included.
+   */
+  async markDeleted(): Promise<void> {
+    this.store.markDeleted(Date.now());
+  }
+
   /** Deletes everything the session holds (a running turn is stopped first). */
   async erase(): Promise<void> {
     await this.audit.settled();
@@ -195,10 +208,50 @@ export class SessionAgent extends Agent<Env> {
    * must own the session: another user's (or a never-created) session is `not_found` and nothing is
    * written — the route relies on this check instead of a D1 read before the turn.
    */
-  async startTurn(input: { text: string; userId: string }): Promise<StartTurnResult> {
+  async startTurn(input: { text: string; userId: string; turnsPerHour?: number }): Promise<StartTurnResult> {
     const meta = this.store.meta();
-    if (!meta || meta.ownerId !== input.userId) return { ok: false, code: "not_found", message: "session not found" };
-    return this.controller.start({ text: input.text });
+    const owned = meta !== undefined && meta.deletedAt === null && meta.ownerId === input.userId;
+    // In one tick, so through `coalescingD1` they share one D1 round trip: the caller's rate-limit
+    // unit (taken whatever the answer, as the limit always was) and, for the owner of an idle
+    // session, the turn's set-up reads and memory recall. Nothing is written before the verdict.
+    const d1 = coalescingD1(this.env.DB);
+    const take =
+      input.turnsPerHour !== undefined
+        ? takeBatched(createDb(d1), "turns", input.userId, input.turnsPerHour, Date.now())
+        : undefined;
+    const early =
+      owned && this.controller.liveTurnId() === undefined && !this.turns.openTurn()
+        ? startSetUp({
+            env: this.env,
+            config: loadConfig(this.env),
+            log: this.log,
+            sessionId: meta.id,
+            userId: input.userId,
+            profile: meta.profile,
+            question: input.text,
+            d1,
+            recalls: true,
+            waitUntil: (work) => this.ctx.waitUntil(work),
+          })
+        : undefined;
+    if (take) {
+      const taken = await take;
+      if (taken.prune) this.ctx.waitUntil(taken.prune());
+      if (!taken.result.ok) {
+        early?.settle(false);
+        const retryAfterS = Number(taken.result.error.details?.["retryAfterS"] ?? 60);
+        return { ok: false, code: "rate_limited", message: taken.result.error.message, retryAfterS };
+      }
+    }
+    if (!owned) return { ok: false, code: "not_found", message: "session not found" };
+    // `start` sets the turn up synchronously (host.setUp below takes `early`); a refusal drops it.
+    this.early = early;
+    try {
+      return this.controller.start({ text: input.text });
+    } finally {
+      this.early?.settle(false);
+      this.early = undefined;
+    }
   }
 
   /**
@@ -293,8 +346,10 @@ export class SessionAgent extends Agent<Env> {
       keepAlive: () => this.keepAlive(),
       waitUntil: (work) => this.ctx.waitUntil(work),
       traces: this.traces,
-      setUp: (o) =>
-        setUpTurn({
+      setUp: (o) => {
+        const early = this.early;
+        this.early = undefined;
+        return setUpTurn({
           env: this.env,
           config: loadConfig(this.env),
           log: o.log,
@@ -305,6 +360,7 @@ export class SessionAgent extends Agent<Env> {
           transcript: o.transcript,
           signal: o.signal,
           resume: o.resume,
+          early,
           host: {
             ...o.hooks,
             now: Date.now,
@@ -313,7 +369,8 @@ export class SessionAgent extends Agent<Env> {
             session: this.sessionControl(o.sessionId),
             waitUntil: (work) => this.ctx.waitUntil(work),
           },
-        }),
+        });
+      },
       seal: (o) =>
         this.audit.record({
           sessionId: o.sessionId,

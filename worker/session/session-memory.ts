@@ -26,16 +26,29 @@ import * as schema from "./schema";
 
 type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
 
-/** The runtime's memory ports for one turn (`recallD1`: the database the recall reads through). */
+/**
+ * The runtime's memory ports for one turn (`recallD1`: the database the recall reads through). With
+ * `touchWhen`, the recall's `last_hit_at` write waits for it and is dropped when it says false — a
+ * recall started before the turn is known to open (the rate limit's answer) writes nothing for a
+ * refused turn.
+ */
 export function memoryPorts(
   d1: D1Database,
   log: Logger,
   defer: (work: Promise<unknown>) => void,
   recallD1: D1Database = d1,
+  touchWhen?: Promise<boolean>,
 ): { memory: MemoryRecall; memoryFlush: MemoryFlush } {
   const store = memoryStoreOf(d1);
+  const recallStore = recallD1 === d1 ? store : memoryStoreOf(recallD1);
+  if (touchWhen) {
+    const touch = recallStore.touch.bind(recallStore);
+    recallStore.touch = async (ownerId, ids, now) => {
+      if (await touchWhen) await touch(ownerId, ids, now);
+    };
+  }
   return {
-    memory: createMemoryRecall({ store: recallD1 === d1 ? store : memoryStoreOf(recallD1), now: Date.now, log, defer }),
+    memory: createMemoryRecall({ store: recallStore, now: Date.now, log, defer }),
     memoryFlush: createMemoryFlush({ store, now: Date.now, log }),
   };
 }

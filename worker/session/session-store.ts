@@ -34,6 +34,11 @@ export class SessionStore {
       .run();
   }
 
+  /** Marks the session deleted (kept until its storage is erased): it takes no turn from then on. */
+  markDeleted(now: number): void {
+    this.db.update(schema.sessionMeta).set({ deletedAt: now }).run();
+  }
+
   /** The session record, if created. */
   meta(): typeof schema.sessionMeta.$inferSelect | undefined {
     return this.db.select().from(schema.sessionMeta).limit(1).get();

@@ -14,7 +14,10 @@ export interface SessionInit {
 export type RpcFailure = TurnRefusal;
 
 /** `startTurn` answer: the live stream (and the new title when the first message named the session). */
-export type StartTurnResult = { ok: true; stream: ReadableStream<Uint8Array>; title?: string } | RpcFailure;
+export type StartTurnResult =
+  | { ok: true; stream: ReadableStream<Uint8Array>; title?: string }
+  | RpcFailure
+  | { ok: false; code: "rate_limited"; message: string; retryAfterS: number };
 
 /** A user's answer to a pending approval. */
 export type DecisionInput = DecisionAnswer;

@@ -27,6 +27,7 @@ import { memoryPorts } from "./session-memory";
 import { createToolDeps } from "./tool-deps";
 import type { BoundTool } from "../tools/bind";
 import type { MemoryRecall, RecalledMemories } from "../ports/memory-recall";
+import type { MemoryFlush } from "../ports/memory-flush";
 import { userModelChain, userModelChainOf } from "./user-models";
 
 /** The profile definitions checked against the registry (both static: once per isolate). */
@@ -109,6 +110,61 @@ async function setUpReads(
   return [skillsFrom(own), hintRows.map(toHint), await userModelChainOf(settings[0] ?? null, o.config, o.log)];
 }
 
+type SetUpReads = Awaited<ReturnType<typeof setUpReads>>;
+
+/**
+ * A turn's set-up D1 work started ahead: the reads' batch and the memory recall, sent in the tick
+ * the caller chooses (the session DO sends them beside the rate limit's take, before the turn
+ * opens: one D1 round trip in all). `settle(true)` when the turn opened with it lets the recall's
+ * deferred `last_hit_at` write go; `settle(false)` drops it (refused, or set up afresh).
+ */
+export interface EarlySetUp {
+  sessionId: string;
+  userId: string;
+  profile: string | null;
+  question: string;
+  reads: Promise<SetUpReads>;
+  memory: MemoryRecall;
+  memoryFlush: MemoryFlush;
+  settle(opened: boolean): void;
+}
+
+/** Starts a turn's set-up reads and (when the turn recalls) its memory recall through `d1`. */
+export function startSetUp(o: {
+  env: Env;
+  config: Config;
+  log: Logger;
+  sessionId: string;
+  userId: string;
+  profile: string | null;
+  question: string;
+  /** The database the batches go through (a `coalescingD1`, to share their round trip). */
+  d1: D1Database;
+  /** Whether the turn recalls (a new turn with a question, never on resume, never in a pipeline). */
+  recalls: boolean;
+  waitUntil: (work: Promise<unknown>) => void;
+}): EarlySetUp {
+  let settle: (opened: boolean) => void = () => {};
+  const opened = new Promise<boolean>((resolve) => (settle = resolve));
+  const ports = memoryPorts(o.env.DB, o.log, o.waitUntil, o.d1, opened);
+  const recalls = o.recalls && effectiveProfile(o.profile, o.log).runtime !== "pipeline";
+  const memory = recalls
+    ? withRecallStarted(ports.memory, { userId: o.userId, sessionId: o.sessionId, text: o.question })
+    : ports.memory;
+  const reads = setUpReads(o, createDb(o.d1), new D1SkillRepo(createDb(o.env.DB)));
+  reads.catch(() => {}); // observed by the set-up that takes it; a discarded one fails nobody
+  return {
+    sessionId: o.sessionId,
+    userId: o.userId,
+    profile: o.profile,
+    question: o.question,
+    reads,
+    memory,
+    memoryFlush: ports.memoryFlush,
+    settle,
+  };
+}
+
 /** What the DO hands over to set a turn up. */
 export interface TurnSetupInput {
   env: Env;
@@ -121,6 +177,8 @@ export interface TurnSetupInput {
   transcript: { history: ModelMessage[]; summary?: { text: string; coveredCount: number } };
   signal: AbortSignal;
   resume: ReturnType<typeof unansweredCalls> | undefined;
+  /** Set-up work started before the turn opened (used when it was started for this very turn). */
+  early?: EarlySetUp | undefined;
   /** The DO's side of the turn: storage, streaming, approvals, tracing. */
   host: Pick<TurnDeps, "gate" | "emit" | "onMessages" | "onCompaction" | "trace" | "now" | "newId" | "sleep"> & {
     session: SessionControl;
@@ -136,15 +194,30 @@ export async function setUpTurn(
   const db = createDb(o.env.DB);
   const skills = new D1SkillRepo(db);
   const question = lastUserText(o.transcript.history);
-  // The recall's batch and the set-up reads' batch leave in one D1 round trip (d1-batcher.ts).
-  const together = coalescingD1(o.env.DB);
-  const ports = memoryPorts(o.env.DB, o.log, o.host.waitUntil, together);
-  // The loop recalls for a new turn with a question (never on resume, never in a pipeline).
-  const recalls = !o.resume && profile.runtime !== "pipeline" && o.transcript.history.some((m) => m.role === "user");
-  const memory = recalls
-    ? withRecallStarted(ports.memory, { userId: o.userId, sessionId: o.sessionId, text: question })
-    : ports.memory;
-  const [skillList, hints, chain] = await setUpReads(o, createDb(together), skills);
+  const mine =
+    o.early &&
+    !o.resume &&
+    o.early.sessionId === o.sessionId &&
+    o.early.userId === o.userId &&
+    o.early.profile === o.profile &&
+    o.early.question === question
+      ? o.early
+      : undefined;
+  if (o.early && !mine) o.early.settle(false);
+  // Else the recall's batch and the set-up reads' batch leave now, in one D1 round trip (d1-batcher.ts).
+  const early =
+    mine ??
+    startSetUp({
+      ...o,
+      question,
+      d1: coalescingD1(o.env.DB),
+      // The loop recalls for a new turn with a question (never on resume, never in a pipeline).
+      recalls: !o.resume && o.transcript.history.some((m) => m.role === "user"),
+      waitUntil: o.host.waitUntil,
+    });
+  early.settle(true);
+  const { memory, memoryFlush } = early;
+  const [skillList, hints, chain] = await early.reads;
   const system = buildSystemPrompt({ profilePrompt: profile.prompt, skillsReminder: skillsReminder(skillList) });
   const context = turnContext({ now: o.host.now(), hints: matchHints(hints, question).map((h) => h.text) });
   const tools = profileTools(profile);
@@ -174,7 +247,7 @@ export async function setUpTurn(
     allTools: MODEL_TOOLS,
     toolDeps: createToolDeps(o.env, o.config, { session, skills }),
     memory,
-    memoryFlush: ports.memoryFlush,
+    memoryFlush,
     spills: new R2SpillStore(o.env.SPILLS),
     priceOf: (modelId) => o.config.prices[modelId] ?? o.config.prices["*"],
     log: o.log,

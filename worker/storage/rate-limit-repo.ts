@@ -25,25 +25,69 @@ export class D1RateLimiter implements RateLimiter {
     const limit = this.limits[bucket];
     if (limit <= 0) return ok({ remaining: Number.POSITIVE_INFINITY });
     const now = this.now();
-    const window = Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
-    const rows = await this.db
-      .insert(rateWindows)
-      .values({ key: `${bucket}:${userId}`, window, count: 1 })
-      .onConflictDoUpdate({
-        target: [rateWindows.key, rateWindows.window],
-        set: { count: sql`${rateWindows.count} + 1` },
-      })
-      .returning({ count: rateWindows.count });
+    const window = windowOf(now);
+    const rows = await hitQuery(this.db, bucket, userId, window);
     const count = rows[0]?.count ?? 1;
-    if (count === 1) await this.db.delete(rateWindows).where(lt(rateWindows.window, window - RATE_WINDOW_MS));
-    if (count > limit) {
-      const retryAfterS = Math.max(1, Math.ceil((window + RATE_WINDOW_MS - now) / 1000));
-      const what = bucket === "turns" ? "messages" : "background tasks";
-      return err("rate_limited", `too many ${what}: at most ${limit} per hour; try again in ${retryAfterS} s`, {
-        retryAfterS,
-        limit,
-      });
-    }
-    return ok({ remaining: limit - count });
+    if (count === 1) await pruneQuery(this.db, window);
+    return verdict(bucket, limit, count, window, now);
   }
+}
+
+function windowOf(now: number): number {
+  return Math.floor(now / RATE_WINDOW_MS) * RATE_WINDOW_MS;
+}
+
+/** The hit: one atomic upsert returning the window's count. */
+function hitQuery(db: Db, bucket: RateBucket, userId: string, window: number) {
+  return db
+    .insert(rateWindows)
+    .values({ key: `${bucket}:${userId}`, window, count: 1 })
+    .onConflictDoUpdate({
+      target: [rateWindows.key, rateWindows.window],
+      set: { count: sql`${rateWindows.count} + 1` },
+    })
+    .returning({ count: rateWindows.count });
+}
+
+/** A window's first hit drops the windows older than the previous one. */
+function pruneQuery(db: Db, window: number) {
+  return db.delete(rateWindows).where(lt(rateWindows.window, window - RATE_WINDOW_MS));
+}
+
+function verdict(
+  bucket: RateBucket,
+  limit: number,
+  count: number,
+  window: number,
+  now: number,
+): Result<{ remaining: number }> {
+  if (count > limit) {
+    const retryAfterS = Math.max(1, Math.ceil((window + RATE_WINDOW_MS - now) / 1000));
+    const what = bucket === "turns" ? "messages" : "background tasks";
+    return err("rate_limited", `too many ${what}: at most ${limit} per hour; try again in ${retryAfterS} s`, {
+      retryAfterS,
+      limit,
+    });
+  }
+  return ok({ remaining: limit - count });
+}
+
+/**
+ * The same take as `D1RateLimiter.take`, sent as a D1 batch so it can share a round trip with other
+ * batches of the same tick (the session DO's turn set-up, through `coalescingD1`). The window's
+ * first hit's prune comes back as `prune`, for the caller to run after answering.
+ */
+export async function takeBatched(
+  db: Db,
+  bucket: RateBucket,
+  userId: string,
+  limit: number,
+  now: number,
+): Promise<{ result: Result<{ remaining: number }>; prune?: () => Promise<unknown> }> {
+  if (limit <= 0) return { result: ok({ remaining: Number.POSITIVE_INFINITY }) };
+  const window = windowOf(now);
+  const [rows] = await db.batch([hitQuery(db, bucket, userId, window)]);
+  const count = rows[0]?.count ?? 1;
+  const result = verdict(bucket, limit, count, window, now);
+  return count === 1 ? { result, prune: () => pruneQuery(db, window) } : { result };
 }

@@ -355,6 +355,25 @@ describe("context decides the side on real bars", () => {
     expect(bc.length, a.events.map((e) => `${e.type}@${e.date}`).join(" ")).toBe(1);
     expect(a.phase.name).toMatch(/^DIST_/);
   });
+
+  it(
+    "reads no re-accumulation at the S&P 2000-09-01 top, a rally to a 60-bar but not a 120-bar high",
+    { timeout: 60_000 },
+    () => {
+      // 1530.09 on 2000-09-01 was a lower high inside the 2000 topping range (1552.87 on 2000-03-24,
+      // 1527.46 on 07-17); the reaction to 1419 on 09-27 came after a rally that made only a 60-bar high.
+      // With a 60-bar context test the engine opened a re-accumulation (ACC_A) there on every reading
+      // 3–15 bars after the top (13 wrong-side phases); a half-year high is required now.
+      const all = loadRealBars("SPX");
+      const top = indexOnOrAfter(all, "2000-09-01");
+      const phases: string[] = [];
+      for (let k = 3; k <= 15; k++) phases.push(read("SPX", all.slice(0, top + k + 1)).phase.name);
+      expect(
+        phases.filter((ph) => /^ACC_|^MARKUP$/.test(ph)),
+        phases.join(" "),
+      ).toEqual([]);
+    },
+  );
 });
 
 describe("one reading per date (history-length invariance on real series)", () => {

@@ -5,20 +5,22 @@
  * universe mixes calendars (gaps, a late listing, duplicate dates) so sharing must tell them apart.
  */
 import { describe, expect, it } from "vitest";
-import type { Bar, Board } from "../../../worker/contracts/analysis";
+import type { Bar, Board, Market } from "../../../worker/contracts/analysis";
 import { BacktestInput } from "../../../worker/contracts/backtest";
 import { createDayReplay, replayWindow, tradeRules } from "../../../worker/engine/backtest/day-replay";
 import { replayBacktest } from "../../../worker/engine/backtest/replay";
 import {
   dayIndex,
+  prepareScratch,
   prepareSymbol,
   symbolDay,
   type BacktestSymbol,
   type DayRow,
 } from "../../../worker/engine/backtest/symbol-days";
+import { funnelWindows, type FunnelWindows } from "../../../worker/engine/funnel";
 import { resolveParams } from "../../../worker/engine/params";
 import type { SymbolMeta } from "../../../worker/engine/screen/symbol-features";
-import type { BarColumns } from "../../../worker/engine/series";
+import type { BarColumns, Series } from "../../../worker/engine/series";
 import { createRng } from "../../../worker/engine/sim/rng";
 import { walk, weekdays } from "../../../bench/support/market-universe";
 
@@ -58,15 +60,15 @@ function universe() {
 }
 
 /** The fan-out's way: symbols prepared alone, rows through JSON, the day replay's `day`. */
-function viaRows(u: ReturnType<typeof universe>, input: BacktestInput) {
+function viaRows(u: ReturnType<typeof universe>, input: BacktestInput, market: Market = "CN") {
   const params = resolveParams();
   const prepared = u.symbols
     .filter((x) => ("close" in x.bars ? x.bars.close.length : x.bars.length) > 200)
-    .map((x) => prepareSymbol(x.meta, x.bars, "CN", params, u.index));
+    .map((x) => prepareSymbol(x.meta, x.bars, market, params, u.index));
   const calendar = u.index.map((b) => b.date);
   const { startK, endK } = replayWindow(calendar, input);
   const replay = createDayReplay({
-    market: "CN",
+    market,
     label: "SIM",
     simulated: true,
     input,
@@ -75,7 +77,7 @@ function viaRows(u: ReturnType<typeof universe>, input: BacktestInput) {
     startK,
     endK,
   });
-  const ctx = { market: "CN" as const, params, rules: tradeRules(input, "CN") };
+  const ctx = { market, params, rules: tradeRules(input, market) };
   for (let k = startK; k <= endK; k++) {
     let eligible = 0;
     let above = 0;
@@ -118,6 +120,31 @@ describe("backtest paths", () => {
     expect(shared).toBeLessThan(u.symbols.length - 5);
   });
 
+  it("a symbol prepared into a reused scratch has the series, benchmark and windows of one prepared alone", () => {
+    const u = universe();
+    const params = resolveParams();
+    const scratch = prepareScratch();
+    let prev: BacktestSymbol | undefined;
+    let inScratch = 0;
+    for (const x of u.symbols) {
+      const reused = prepareSymbol(x.meta, x.bars, "CN", params, u.index, prev, scratch);
+      const alone = prepareSymbol(x.meta, x.bars, "CN", params, u.index);
+      if (reused.bench.buffer === scratch.buf.buffer) inScratch++;
+      expect(Array.from(reused.bench), x.meta.id).toEqual(Array.from(alone.bench));
+      const windows = funnelWindows(alone.s, alone.bench);
+      for (const key of Object.keys(windows) as (keyof FunnelWindows)[])
+        expect(Array.from(reused.windows[key] ?? []), `${x.meta.id} ${key}`).toEqual(Array.from(windows[key] ?? []));
+      for (const key of Object.keys(alone.s) as (keyof Series)[]) {
+        const a = alone.s[key];
+        const b = reused.s[key];
+        const list = (v: typeof a): unknown => (typeof v === "object" ? Array.from(v as ArrayLike<unknown>) : v);
+        expect(list(b), `${x.meta.id} ${key}`).toEqual(list(a));
+      }
+      prev = reused;
+    }
+    expect(inScratch).toBe(u.symbols.length);
+  });
+
   for (const [name, raw] of Object.entries({
     default: { hold_days: 10, top_n: 3 },
     sltp: { hold_days: 5, top_n: 4, exit_mode: "sltp", take_profit_pct: 10 },
@@ -131,6 +158,47 @@ describe("backtest paths", () => {
       expect(one?.trades).toBeGreaterThan(5);
       expect(JSON.stringify(one)).toBe(JSON.stringify(rows));
     });
+
+  it("the single call equals the row path on a US market (its L1 rule, no limit rules)", async () => {
+    const u = universe();
+    const input = BacktestInput.parse({ hold_days: 10, top_n: 3 });
+    const one = await replayBacktest({ market: "US", label: "SIM", simulated: true, ...u }, input, resolveParams());
+    expect(one?.trades).toBeGreaterThan(5);
+    expect(JSON.stringify(one)).toBe(JSON.stringify(viaRows(u, input, "US")));
+  });
+
+  it("the single call equals the row path when symbols share an id (trades looked up by id)", async () => {
+    const u = universe();
+    // Every sixth symbol reuses the id of the one before it: a code's trade is the last passer's.
+    const symbols = u.symbols.map((x, i) =>
+      i % 6 === 5 ? { ...x, meta: { ...x.meta, id: u.symbols[i - 1]?.meta.id ?? x.meta.id } } : x,
+    );
+    const input = BacktestInput.parse({ hold_days: 6, top_n: 4 });
+    const shared = { ...u, symbols };
+    const one = await replayBacktest(
+      { market: "CN", label: "SIM", simulated: true, ...shared },
+      input,
+      resolveParams(),
+    );
+    expect(one?.trades).toBeGreaterThan(5);
+    expect(JSON.stringify(one)).toBe(JSON.stringify(viaRows(shared, input)));
+  });
+
+  it("the replay in short passes (symbols prepared again each pass, date walks carried over) equals one pass", async () => {
+    const u = universe();
+    const input = BacktestInput.parse({ hold_days: 10, top_n: 3 });
+    const run = (passSlots?: number) =>
+      replayBacktest(
+        { market: "CN", label: "SIM", simulated: true, ...u },
+        input,
+        resolveParams(),
+        undefined,
+        passSlots === undefined ? {} : { passSlots },
+      );
+    const one = JSON.stringify(await run());
+    // 6 days a pass: not a multiple of the 10-day checkpoint, ≈ 40 passes over the window.
+    expect(JSON.stringify(await run(6 * u.symbols.length))).toBe(one);
+  });
 
   it("reports progress every ten days in order and stops when the checkpoint says so", async () => {
     const u = universe();

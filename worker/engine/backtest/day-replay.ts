@@ -6,11 +6,12 @@
  */
 import type { Bar, Market } from "../../contracts/analysis";
 import type { BacktestInput, BacktestResult, BacktestTrade } from "../../contracts/backtest";
-import { marketRegime, type RegimeState } from "../market-regime";
+import { marketRegime, type Regime, type RegimeState } from "../market-regime";
 import { reduceFunnel } from "../screen/reduce-funnel";
-import type { SymbolFeatures, SymbolMeta } from "../screen/symbol-features";
+import type { SymbolMeta } from "../screen/symbol-features";
 import { navStats, tradeStats } from "./metrics";
 import type { TradeRules } from "./simulate-trade";
+import { dayCandidates, litOf, slotSymbol, type DayCandidate, type DayColumns } from "./day-columns";
 import { featuresOfRow, WARMUP, type DayRow, type TradeRow } from "./symbol-days";
 
 /** Position size by the signal day's regime (PARITY.md §2.5, WyckoffAgent's table; BULL = its RISK_ON). */
@@ -76,6 +77,9 @@ function noteTrade(map: Map<string, TradeRow | null | 0>, code: string, trade: T
   if (trade !== 0 || map.has(code)) map.set(code, trade);
 }
 
+/** Most candidates of a day's reduce the allocation walks. */
+const MAX_CANDIDATES = 200;
+
 /** The portfolio replay over days fed in calendar order. */
 export function createDayReplay(plan: DayReplayPlan) {
   const { calendar, input } = plan;
@@ -105,35 +109,45 @@ export function createDayReplay(plan: DayReplayPlan) {
       noteTrade(tradeOf, meta.id, r[14]);
       return featuresOfRow(r, meta, d);
     });
-    decide(k, eligible, above, feats, tradeOf);
+    decide(
+      k,
+      eligible,
+      above,
+      (regime) => reduceFunnel(feats, { limit: input.top_n, regime, maxCandidates: MAX_CANDIDATES }).candidates,
+      (c) => tradeOf.get(c.code),
+    );
   }
 
   /**
-   * Day k from the L1 passers' features themselves (the single-call path, which has them at hand):
-   * the same decision as `day` on their rows, without packing and unpacking each one.
+   * Day k of a block of columns (the single-call path): the reduce's candidates found on the
+   * columns (day-columns.ts), the same decision as `day` on the day's rows. `uniqueIds`: no two
+   * symbols of the universe share an id, so a candidate's trade is its own slot's; otherwise trades
+   * are looked up by id over the day's passers, the last one winning, as `day` does.
    */
-  function dayOfFeatures(
-    k: number,
-    eligible: number,
-    above: number,
-    feats: readonly SymbolFeatures[],
-    trades: readonly (TradeRow | null | 0)[],
-  ) {
+  function dayOfColumns(k: number, c: DayColumns, d: number, metaOf: (sym: number) => SymbolMeta, uniqueIds: boolean) {
+    const eligible = c.eligible[d] ?? 0;
     if (eligible === 0) return;
-    const tradeOf = new Map<string, TradeRow | null | 0>();
-    feats.forEach((f, i) => {
-      const trade = trades[i];
-      noteTrade(tradeOf, f.meta.id, trade === undefined ? 0 : trade);
-    });
-    decide(k, eligible, above, feats, tradeOf);
+    const candidates = dayCandidates(c, d, metaOf, MAX_CANDIDATES);
+    let tradeOf: (x: DayCandidate) => TradeRow | null | 0 | undefined;
+    if (uniqueIds) tradeOf = (x) => litOf(c, x.slot)?.trade;
+    else {
+      const map = new Map<string, TradeRow | null | 0>();
+      const base = d * c.cap;
+      for (let i = 0; i < (c.count[d] ?? 0); i++) {
+        const lit = litOf(c, base + i);
+        noteTrade(map, metaOf(slotSymbol(c, base + i)).id, lit ? lit.trade : 0);
+      }
+      tradeOf = (x) => map.get(x.code);
+    }
+    decide(k, eligible, c.above[d] ?? 0, () => candidates, tradeOf);
   }
 
-  function decide(
+  function decide<C extends { code: string; industry: string | null }>(
     k: number,
     eligible: number,
     above: number,
-    feats: readonly SymbolFeatures[],
-    tradeOf: ReadonlyMap<string, TradeRow | null | 0>,
+    candidatesOf: (regime: Regime) => readonly C[],
+    tradeOf: (c: C) => TradeRow | null | 0 | undefined,
   ) {
     const d = calendar[k] ?? "";
     breadth.push({ aboveMa20: (100 * above) / eligible });
@@ -141,19 +155,19 @@ export function createDayReplay(plan: DayReplayPlan) {
       ...(plan.smallCap ? { smallCap: plan.smallCap.slice(0, k + 1) } : {}),
       breadth: breadth.slice(-10),
     });
-    const outcome = reduceFunnel(feats, { limit: input.top_n, regime, maxCandidates: 200 });
+    const candidates = candidatesOf(regime);
+    if (candidates.length > 0) signalDays++;
     const size = REGIME_SIZING[regime.state];
-    if (outcome.candidates.length > 0) signalDays++;
     if (size === 0) return;
     const perSector = new Map<string, number>();
     let taken = 0;
-    for (const c of outcome.candidates) {
+    for (const c of candidates) {
       if (taken >= input.top_n) break;
       const held = heldUntil.get(c.code);
       if (held !== undefined && held >= d) continue;
       const sector = c.industry ?? "unclassified";
       if ((perSector.get(sector) ?? 0) >= 2) continue;
-      const trade = tradeOf.get(c.code);
+      const trade = tradeOf(c);
       if (trade === undefined || trade === 0) continue;
       if (trade === null) {
         skipped++;
@@ -237,5 +251,5 @@ export function createDayReplay(plan: DayReplayPlan) {
     };
   }
 
-  return { day, dayOfFeatures, result };
+  return { day, dayOfColumns, result };
 }

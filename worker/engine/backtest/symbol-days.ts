@@ -15,7 +15,8 @@ import {
   type SymbolFeatures,
   type SymbolMeta,
 } from "../screen/symbol-features";
-import { buildSeries, buildSeriesFromColumns, type BarColumns, type Series } from "../series";
+import { buildSeries, buildSeriesFromColumns, seriesArenaSize, type BarColumns, type Series } from "../series";
+import { rollingMax, rollingMin } from "../window-stats";
 import { simulateTrade, type TradeRules } from "./simulate-trade";
 
 /** Bars of MA200 history a symbol needs before it can signal. */
@@ -42,10 +43,44 @@ function sameDates(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
+ * Buffers a symbol's preparation writes into (the series' derived columns, its aligned benchmark and
+ * rolling windows), reused symbol after symbol by a caller that is done with each symbol before it
+ * prepares the next (the single call's passes): no per-symbol arrays to allocate or collect.
+ */
+export interface PrepareScratch {
+  buf: Float64Array;
+  views: { n: number; arena: Float64Array; bench: Float64Array; windows: Float64Array[] } | null;
+}
+
+export function prepareScratch(): PrepareScratch {
+  return { buf: new Float64Array(0), views: null };
+}
+
+/** Windows of funnelWindows a preparation writes, in the order of `PrepareScratch.views.windows`. */
+const WINDOW_SLOTS = 7;
+
+function viewsOf(sc: PrepareScratch, n: number): NonNullable<PrepareScratch["views"]> {
+  if (sc.views && sc.views.n === n) return sc.views;
+  const arenaSize = seriesArenaSize(n);
+  const size = arenaSize + (1 + WINDOW_SLOTS) * n;
+  if (sc.buf.length < size) sc.buf = new Float64Array(Math.max(size, Math.ceil(1.25 * sc.buf.length)));
+  const at = (k: number) => sc.buf.subarray(arenaSize + k * n, arenaSize + (k + 1) * n);
+  sc.views = {
+    n,
+    arena: sc.buf.subarray(0, arenaSize),
+    bench: at(0),
+    windows: Array.from({ length: WINDOW_SLOTS }, (_, k) => at(1 + k)),
+  };
+  return sc.views;
+}
+
+/**
  * Builds the series, date index, benchmark alignment and rolling windows of one symbol, once.
  * `sameIndex`: a symbol prepared against the same `index`; when its dates are this symbol's, its
  * aligned benchmark and the benchmark's rolling windows are reused (most of a market shares one
- * calendar), the same arrays `alignBenchmark` and `funnelWindows` would build again.
+ * calendar), the same arrays `alignBenchmark` and `funnelWindows` would build again. `scratch`:
+ * the arrays are views of its buffers (valid until the next preparation with it; `sameIndex` must
+ * then be the symbol prepared just before, with the same scratch), the same values as without it.
  */
 export function prepareSymbol(
   meta: SymbolMeta,
@@ -54,16 +89,33 @@ export function prepareSymbol(
   params: EngineParams,
   index: readonly Bar[],
   sameIndex?: BacktestSymbol,
+  scratch?: PrepareScratch,
 ): BacktestSymbol {
   const columns = "close" in bars ? bars : null;
+  const v = scratch ? viewsOf(scratch, columns ? columns.close.length : (bars as readonly Bar[]).length) : null;
   const s = columns
-    ? buildSeriesFromColumns(columns, market, params)
+    ? buildSeriesFromColumns(columns, market, params, v?.arena)
     : buildSeries(bars as readonly Bar[], market, params);
   const reuse = sameIndex && sameDates(sameIndex.s.date, s.date) ? sameIndex : null;
-  const bench = reuse ? reuse.bench : alignBenchmark(s.date, index);
-  const windows = reuse
-    ? { ...funnelWindows(s), bench20: reuse.windows.bench20, bench40: reuse.windows.bench40 }
-    : funnelWindows(s, bench);
+  const bench = reuse ? reuse.bench : alignBenchmark(s.date, index, v?.bench);
+  let windows: FunnelWindows;
+  if (!v)
+    windows = reuse
+      ? { ...funnelWindows(s), bench20: reuse.windows.bench20, bench40: reuse.windows.bench40 }
+      : funnelWindows(s, bench);
+  else {
+    // funnelWindows' windows, written into the scratch (scratch-windows test: the same values).
+    const w = v.windows;
+    windows = {
+      low250: rollingMin(s.low, 250, w[0]),
+      high60: rollingMax(s.high, 60, w[1]),
+      low60: rollingMin(s.low, 60, w[2]),
+      low20: rollingMin(s.low, 20, w[3]),
+      low40: rollingMin(s.low, 40, w[4]),
+      bench20: reuse ? reuse.windows.bench20 : rollingMin(bench, 20, w[5]),
+      bench40: reuse ? reuse.windows.bench40 : rollingMin(bench, 40, w[6]),
+    };
+  }
   // The date map is built on first use: the single call finds each day's bar by walking the dates.
   let dateAt: Map<string, number> | undefined;
   return {

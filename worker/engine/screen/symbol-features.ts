@@ -5,11 +5,12 @@
  */
 import type { Bar, Board, Market, TriggerStatus, TriggerType } from "../../contracts/analysis";
 import { computeStops } from "../exits";
-import { l1Liquidity, l2Channels, type FunnelWindows } from "../funnel";
+import { l1LiquidityOf, l2Channels, type FunnelWindows, type LayerResult } from "../funnel";
+import { sma } from "../moving-average";
 import { at, finiteOrNull, meanOf } from "../numeric";
 import { BOARD_SCALE, type EngineParams } from "../params";
 import { relativeReturn } from "../relative-strength";
-import type { Series } from "../series";
+import { buildSeriesFromColumns, type BarColumns, type Series } from "../series";
 import { confirmTrigger, triggersAt, type TriggerSignal } from "../triggers";
 
 /** Who a series belongs to. */
@@ -72,8 +73,8 @@ export interface FeatureOptions {
   windows?: FunnelWindows;
 }
 
-function ret(s: Series, t: number, k: number): number | null {
-  return t - k >= 0 ? finiteOrNull(at(s.close, t) / at(s.close, t - k) - 1, 6) : null;
+function ret(close: ArrayLike<number>, t: number, k: number): number | null {
+  return t - k >= 0 ? finiteOrNull(at(close, t) / at(close, t - k) - 1, 6) : null;
 }
 
 /** Score of a trigger (PARITY.md §2.4 L4): Spring = recovery % over support, else the signal bar's volume ratio. */
@@ -81,6 +82,57 @@ export function triggerScore(s: Series, sig: TriggerSignal): number {
   if (sig.type === "spring" && sig.support) return Math.round((at(s.close, sig.index) / sig.support - 1) * 10000) / 100;
   const vr = at(s.vr, sig.index);
   return Number.isFinite(vr) ? Math.round(vr * 100) / 100 : 0;
+}
+
+/** What the trigger-free part of the features reads of a series. */
+type BaseColumns = Pick<Series, "date" | "close" | "volume" | "sma20" | "sma200">;
+
+function l1Of(
+  close: ArrayLike<number>,
+  volume: ArrayLike<number>,
+  t: number,
+  meta: SymbolMeta,
+  market: Market,
+  amounts?: ArrayLike<number>,
+): LayerResult {
+  return /ST/i.test(meta.name)
+    ? { pass: false, reasons: ["ST or delisting risk"] }
+    : l1LiquidityOf(close, volume, t, market, amounts ? { amounts } : {});
+}
+
+/** Every field but the L4 triggers and the stop. */
+function baseFeatures(
+  s: BaseColumns,
+  t: number,
+  meta: SymbolMeta,
+  o: FeatureOptions,
+  l1raw: LayerResult,
+  l2: LayerResult & { channels: string[] },
+): SymbolFeatures {
+  const close = at(s.close, t);
+  const m200 = at(s.sma200, t);
+  const f: SymbolFeatures = {
+    meta,
+    asOf: s.date[t] ?? "",
+    close,
+    l1: { pass: l1raw.pass, reason: l1raw.reasons[0] ?? "" },
+    channels: l2.channels,
+    l2Reason: l2.reasons[0] ?? "",
+    r3: ret(s.close, t, 3),
+    r5: ret(s.close, t, 5),
+    r20: ret(s.close, t, 20),
+    r50: ret(s.close, t, 50),
+    r120: ret(s.close, t, 120),
+    bias200: finiteOrNull(close / m200 - 1, 6),
+    rs10: o.bench ? finiteOrNull(relativeReturn(s.close, o.bench, t, 10), 6) : null,
+    rs3: o.bench ? finiteOrNull(relativeReturn(s.close, o.bench, t, 3), 6) : null,
+    vol5to20: t >= 20 ? finiteOrNull(meanOf(s.volume, t - 4, t + 1) / meanOf(s.volume, t - 19, t + 1), 4) : null,
+    triggers: [],
+    structuralStop: null,
+    aboveMa20: [],
+  };
+  for (let i = Math.max(0, t - o.breadthDays + 1); i <= t; i++) f.aboveMa20.push(at(s.close, i) >= at(s.sma20, i));
+  return f;
 }
 
 /** Features of one symbol at bar t (t = last bar for a screening; any day for a backtest). */
@@ -91,36 +143,11 @@ export function symbolFeatures(
   o: FeatureOptions,
   amounts?: ArrayLike<number>,
 ): SymbolFeatures {
-  const close = at(s.close, t);
-  const st = /ST/i.test(meta.name);
-  const l1raw = st
-    ? { pass: false, reasons: ["ST or delisting risk"] }
-    : l1Liquidity(s, t, o.market, amounts ? { amounts } : {});
+  const l1raw = l1Of(s.close, s.volume, t, meta, o.market, amounts);
   const l2 = l1raw.pass
     ? l2Channels(s, t, { ...(o.bench ? { bench: o.bench } : {}), ...(o.windows ? { windows: o.windows } : {}) })
     : { pass: false, channels: [], reasons: [] };
-  const m200 = at(s.sma200, t);
-  const f: SymbolFeatures = {
-    meta,
-    asOf: s.date[t] ?? "",
-    close,
-    l1: { pass: l1raw.pass, reason: l1raw.reasons[0] ?? "" },
-    channels: l2.channels,
-    l2Reason: l2.reasons[0] ?? "",
-    r3: ret(s, t, 3),
-    r5: ret(s, t, 5),
-    r20: ret(s, t, 20),
-    r50: ret(s, t, 50),
-    r120: ret(s, t, 120),
-    bias200: finiteOrNull(close / m200 - 1, 6),
-    rs10: o.bench ? finiteOrNull(relativeReturn(s.close, o.bench, t, 10), 6) : null,
-    rs3: o.bench ? finiteOrNull(relativeReturn(s.close, o.bench, t, 3), 6) : null,
-    vol5to20: t >= 20 ? finiteOrNull(meanOf(s.volume, t - 4, t + 1) / meanOf(s.volume, t - 19, t + 1), 4) : null,
-    triggers: [],
-    structuralStop: null,
-    aboveMa20: [],
-  };
-  for (let i = Math.max(0, t - o.breadthDays + 1); i <= t; i++) f.aboveMa20.push(at(s.close, i) >= at(s.sma20, i));
+  const f = baseFeatures(s, t, meta, o, l1raw, l2);
   if (!l1raw.pass || (o.triggersOnlyForL2 && !l2.pass)) return f;
   const scale = o.market === "CN" ? BOARD_SCALE[meta.board ?? "main"] : 1;
   const seen = new Set<string>();
@@ -142,6 +169,34 @@ export function symbolFeatures(
   }
   if (f.triggers.length > 0) f.structuralStop = computeStops(s, t).structural;
   return f;
+}
+
+/**
+ * `symbolFeatures` at the last bar of columns, the same record: the series' derived columns (ATR,
+ * volume and spread ratios, …) are built only when L1 passes — the only case that reads them (L2,
+ * L4) — else the record needs just MA20 and MA200, computed by the same `sma` the series uses.
+ * `arena` (≥ seriesArenaSize(n)) is reused for the derived columns; the caller drops the result's
+ * inputs before the next call.
+ */
+export function lastBarFeatures(
+  c: BarColumns,
+  meta: SymbolMeta,
+  o: FeatureOptions,
+  arena?: Float64Array,
+): SymbolFeatures {
+  const n = c.close.length;
+  const t = n - 1;
+  const l1raw = l1Of(c.close, c.volume, t, meta, o.market, c.amount);
+  if (l1raw.pass) return symbolFeatures(buildSeriesFromColumns(c, o.market, o.params, arena), t, meta, o, c.amount);
+  const buf = arena && arena.length >= 2 * n ? arena : new Float64Array(2 * n);
+  const base: BaseColumns = {
+    date: c.date,
+    close: c.close,
+    volume: c.volume,
+    sma20: sma(c.close, 20, buf.subarray(0, n)),
+    sma200: sma(c.close, 200, buf.subarray(n, 2 * n)),
+  };
+  return baseFeatures(base, t, meta, o, l1raw, { pass: false, channels: [], reasons: [] });
 }
 
 /** Convenience for callers holding bars: the `amount` column, NaN where missing. */
