@@ -7,6 +7,7 @@ import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { md } from "../../../worker/runtime/offline/answer-format";
 import { composeAnswer } from "../../../worker/runtime/offline/answers";
+import { ALL_PARTS, describeAnalysis } from "../../../worker/runtime/offline/describe-analysis";
 import { decide } from "../../../worker/runtime/offline-model";
 import { calls, options, text, toolTurn, user } from "./offline-model-prompts";
 const HOLDINGS = {
@@ -83,7 +84,10 @@ describe("offline answers say what results mean", () => {
                 code: "SIM.0042",
                 name: "<b>星辰</b>",
                 close: 12.3,
-                triggers: [{ type: "SPRING", date: "2026-06-25", status: "confirmed" }],
+                triggers: [
+                  { type: "lps", date: "2026-06-25", status: "confirmed" },
+                  { type: "evr", date: "2026-06-29", status: "pending" },
+                ],
                 verdict: "entry",
                 stop: 11.2,
               },
@@ -97,12 +101,22 @@ describe("offline answers say what results mean", () => {
     expect(zh).toContain("扫描 300 → L1 流动性 240 → L2 通道 90 → L3 板块 40 → L4 触发 6 → L5 确认 2");
     // The sectors in the order given (by strength), each with the strength it is ranked by.
     expect(zh).toContain("强势板块（按强度排序）：银行（5 只，强度 1.00），煤炭（3 只，强度 0.81）");
+    // The engine's words in the reader's language: trigger kinds and states, the verdict, the regime.
+    expect(zh).toContain(
+      "最后支撑点（LPS） 2026-06-25（已确认），量价背离（EVR） 2026-06-29（待确认）；结论：可入场，止损 11.2",
+    );
+    expect(zh).toContain("市场状态：中性");
+    expect(zh).not.toMatch(/confirmed|pending|entry|NEUTRAL|\blps\b|\bevr\b/);
     expect(zh).toContain("SIM.0042");
     expect(zh).toContain("&lt;b&gt;星辰&lt;/b&gt;");
     expect(zh).toContain("模拟市场");
     const enScreening = text(
       decide(options([user("check background tasks"), ...toolTurn("check_background_tasks", screening)])),
     );
+    expect(enScreening).toContain(
+      "LPS 2026-06-25 (confirmed), effort vs result (EVR) 2026-06-29 (pending); verdict entry, stop 11.2",
+    );
+    expect(enScreening).toContain("regime neutral");
     expect(enScreening).toContain(
       "Top sectors (by strength): 银行 (5 stocks, strength 1.00), 煤炭 (3 stocks, strength 0.81)",
     );
@@ -180,5 +194,43 @@ describe("offline answers say what results mean", () => {
     expect(help).toContain("analyze 600000");
     const zhHelp = text(decide(options([user("你好")])));
     expect(zhHelp).toContain("分析上证指数");
+  });
+});
+
+describe("a Wyckoff reading in words", () => {
+  const reading = {
+    symbol: { id: "SH.000001", name: "上证指数" },
+    analysis: {
+      asOf: "2024-09-19",
+      phase: { name: "ACC_D", since: "2024-02-21" },
+      tradingRange: null,
+      events: [
+        { type: "SOS", variant: "exit", date: "2024-02-21", price: 2950.96, volumeRatio: 1.13, confidence: 0.5 },
+      ],
+      triggers: [
+        { type: "spring", date: "2024-08-30", status: "expired" },
+        { type: "spring", date: "2024-09-19", status: "pending" },
+      ],
+      health: { score: 9, grade: "danger", reasons: [] },
+      stops: { structural: 2450.63, trailing: null, atr: 2676.47, reasons: ["below the range"] },
+      targets: { pointAndFigure: null, measuredMove: 3300 },
+    },
+  };
+
+  it("names variants, triggers, their states, stops and targets in Chinese, with no English enum word", () => {
+    const zh = describeAnalysis(reading, "zh", ALL_PARTS).join("\n");
+    expect(zh).toContain("- SOS（离开区间） 2024-02-21 @ 2950.96");
+    expect(zh).toContain("触发信号：弹簧（Spring） 2024-08-30（已失效）；弹簧（Spring） 2024-09-19（待确认）");
+    expect(zh).toContain("止损位：结构止损 2450.63，ATR 止损 2676.47。");
+    expect(zh).toContain("目标位：等幅测算 3300。");
+    expect(zh).not.toMatch(/exit|expired|pending|structural|\batr\b|measuredMove/);
+  });
+
+  it("keeps the engine's words readable in English", () => {
+    const en = describeAnalysis(reading, "en", ALL_PARTS).join("\n");
+    expect(en).toContain("- SOS exit 2024-02-21 @ 2950.96");
+    expect(en).toContain("Triggers: Spring 2024-08-30 (expired); Spring 2024-09-19 (pending)");
+    expect(en).toContain("Stops: structural 2450.63, ATR 2676.47.");
+    expect(en).toContain("Targets: measured move 3300.");
   });
 });

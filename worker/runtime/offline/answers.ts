@@ -7,6 +7,7 @@
  * dispatch per tool and the short answers; readings, portfolios and tasks in `describe-*.ts`, the
  * primitives in `answer-format.ts`.
  */
+import { REGIME_WORDS, wordOf } from "../../contracts/wyckoff-words";
 import { asClockReading, clockText } from "../../contracts/server-text";
 import type { Lang } from "../errors";
 import { isRecord, md, num, records, T, TOOL_TITLE, type Rec } from "./answer-format";
@@ -38,8 +39,8 @@ function describeRegime(o: Rec, lang: Lang): string[] {
   return [
     T(
       lang,
-      `市场状态：**${md(o.state)}**（结构 ${md(o.structure)}${o.blocksNewEntries ? "，暂停新开仓" : ""}），依据 ${md(idx.id)} ${md(idx.name)} ${num(idx.close)}（${md(idx.date)}）${reasons ? `：${reasons}` : ""}。`,
-      `Market regime: **${md(o.state)}** (structure ${md(o.structure)}${o.blocksNewEntries ? ", new entries blocked" : ""}), read from ${md(idx.id)} ${md(idx.name)} ${num(idx.close)} (${md(idx.date)})${reasons ? `: ${reasons}` : ""}.`,
+      `市场状态：**${md(wordOf(REGIME_WORDS, o.state, lang))}**（结构 ${md(o.structure)}${o.blocksNewEntries ? "，暂停新开仓" : ""}），依据 ${md(idx.id)} ${md(idx.name)} ${num(idx.close)}（${md(idx.date)}）${reasons ? `：${reasons}` : ""}。`,
+      `Market regime: **${md(wordOf(REGIME_WORDS, o.state, lang))}** (structure ${md(o.structure)}${o.blocksNewEntries ? ", new entries blocked" : ""}), read from ${md(idx.id)} ${md(idx.name)} ${num(idx.close)} (${md(idx.date)})${reasons ? `: ${reasons}` : ""}.`,
     ),
   ];
 }

@@ -3,6 +3,7 @@
  * the parts a pipeline step asks for), or the last bars when no reading is possible.
  */
 import { reasonText } from "../../contracts/reason-text";
+import { LEVEL_WORDS, TRIGGER_STATUS_WORDS, TRIGGER_WORDS, VARIANT_WORDS, wordOf } from "../../contracts/wyckoff-words";
 import type { Lang } from "../errors";
 import { grade, isRecord, md, num, pct, records, STOP_STATUS, symbolLabel, T, type Rec } from "./answer-format";
 
@@ -41,7 +42,7 @@ export function describeAnalysis(o: Rec, lang: Lang, parts: ReadonlySet<Analysis
             events
               .map(
                 (e) =>
-                  `\n- ${md(e.type)}${e.variant ? ` ${md(e.variant)}` : ""} ${md(e.date)} @ ${num(e.price)}${typeof e.volumeRatio === "number" ? T(lang, `，量比 ${num(e.volumeRatio)}`, `, volume ${num(e.volumeRatio)}×`) : ""}${typeof e.confidence === "number" ? T(lang, `，置信度 ${num(e.confidence)}`, `, confidence ${num(e.confidence)}`) : ""}`,
+                  `\n- ${md(e.type)}${e.variant ? T(lang, `（${md(wordOf(VARIANT_WORDS, e.variant, lang))}）`, ` ${md(e.variant)}`) : ""} ${md(e.date)} @ ${num(e.price)}${typeof e.volumeRatio === "number" ? T(lang, `，量比 ${num(e.volumeRatio)}`, `, volume ${num(e.volumeRatio)}×`) : ""}${typeof e.confidence === "number" ? T(lang, `，置信度 ${num(e.confidence)}`, `, confidence ${num(e.confidence)}`) : ""}`,
               )
               .join("")
         : T(lang, "当前结构内没有确认的威科夫事件。", "No Wyckoff event confirmed in the current structure."),
@@ -49,8 +50,7 @@ export function describeAnalysis(o: Rec, lang: Lang, parts: ReadonlySet<Analysis
     const triggers = records(a.triggers);
     if (triggers.length > 0)
       lines.push(
-        T(lang, "触发信号：", "Triggers: ") +
-          triggers.map((t) => `${md(t.type)} ${md(t.date)} (${md(t.status)})`).join(T(lang, "；", "; ")),
+        T(lang, "触发信号：", "Triggers: ") + triggers.map((t) => triggerText(t, lang)).join(T(lang, "；", "; ")),
       );
   }
   if (parts.has("risk")) {
@@ -74,7 +74,7 @@ export function describeAnalysis(o: Rec, lang: Lang, parts: ReadonlySet<Analysis
     if (st) {
       const list = Object.entries(st)
         .filter(([, v]) => typeof v === "number")
-        .map(([k, v]) => `${md(k)} ${num(v)}`)
+        .map(([k, v]) => `${md(wordOf(LEVEL_WORDS, k, lang))} ${num(v)}`)
         .join(T(lang, "，", ", "));
       if (list) lines.push(T(lang, `止损位：${list}。`, `Stops: ${list}.`));
     }
@@ -82,7 +82,7 @@ export function describeAnalysis(o: Rec, lang: Lang, parts: ReadonlySet<Analysis
     if (tg) {
       const list = Object.entries(tg)
         .filter(([, v]) => typeof v === "number")
-        .map(([k, v]) => `${md(k)} ${num(v)}`)
+        .map(([k, v]) => `${md(wordOf(LEVEL_WORDS, k, lang))} ${num(v)}`)
         .join(T(lang, "，", ", "));
       if (list) lines.push(T(lang, `目标位：${list}。`, `Targets: ${list}.`));
     }
@@ -97,6 +97,13 @@ export function describeAnalysis(o: Rec, lang: Lang, parts: ReadonlySet<Analysis
       ),
     );
   return lines;
+}
+
+/** A trigger as a reader sees it: kind, date and its confirmation state, in `lang`. */
+export function triggerText(t: Rec, lang: Lang): string {
+  const kind = md(wordOf(TRIGGER_WORDS, t.type, lang));
+  const status = md(wordOf(TRIGGER_STATUS_WORDS, t.status, lang));
+  return T(lang, `${kind} ${md(t.date)}（${status}）`, `${kind} ${md(t.date)} (${status})`);
 }
 
 /** Which parts of a reading an answer gives (a pipeline step gives only its own). */

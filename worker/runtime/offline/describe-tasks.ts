@@ -4,8 +4,10 @@
  * strategy orders) and the receipt of a task just queued.
  */
 import { caveatText, taskFailureText } from "../../contracts/server-text";
+import { REGIME_WORDS, VERDICT_WORDS, wordOf } from "../../contracts/wyckoff-words";
 import type { Lang } from "../errors";
 import { fixed, isRecord, kindTitle, md, num, pct, records, T, type Rec } from "./answer-format";
+import { triggerText } from "./describe-analysis";
 
 /** A backtest's exit mode (`contracts/backtest.ts` ExitMode) in words. */
 const EXIT_MODE: Record<string, { zh: string; en: string }> = {
@@ -19,8 +21,8 @@ function describeScreening(r: Rec, lang: Lang): string[] {
   const lines = [
     T(
       lang,
-      `选股漏斗（${md(r.universe)}，截至 ${md(r.asOf)}${r.simulated ? "，⚠️ 模拟市场" : ""}）：扫描 ${num(s.total_scanned, 0)} → L1 流动性 ${num(s.layer1_passed, 0)} → L2 通道 ${num(s.layer2_passed, 0)} → L3 板块 ${num(s.layer3_passed, 0)} → L4 触发 ${num(s.layer4_passed, 0)} → L5 确认 ${num(s.layer5_passed, 0)}；市场状态 ${md(regime.state)}。`,
-      `Screening funnel (${md(r.universe)}, as of ${md(r.asOf)}${r.simulated ? ", ⚠️ simulated market" : ""}): ${num(s.total_scanned, 0)} scanned → L1 liquidity ${num(s.layer1_passed, 0)} → L2 channels ${num(s.layer2_passed, 0)} → L3 sectors ${num(s.layer3_passed, 0)} → L4 triggers ${num(s.layer4_passed, 0)} → L5 confirmed ${num(s.layer5_passed, 0)}; regime ${md(regime.state)}.`,
+      `选股漏斗（${md(r.universe)}，截至 ${md(r.asOf)}${r.simulated ? "，⚠️ 模拟市场" : ""}）：扫描 ${num(s.total_scanned, 0)} → L1 流动性 ${num(s.layer1_passed, 0)} → L2 通道 ${num(s.layer2_passed, 0)} → L3 板块 ${num(s.layer3_passed, 0)} → L4 触发 ${num(s.layer4_passed, 0)} → L5 确认 ${num(s.layer5_passed, 0)}；市场状态：${md(wordOf(REGIME_WORDS, regime.state, lang))}。`,
+      `Screening funnel (${md(r.universe)}, as of ${md(r.asOf)}${r.simulated ? ", ⚠️ simulated market" : ""}): ${num(s.total_scanned, 0)} scanned → L1 liquidity ${num(s.layer1_passed, 0)} → L2 channels ${num(s.layer2_passed, 0)} → L3 sectors ${num(s.layer3_passed, 0)} → L4 triggers ${num(s.layer4_passed, 0)} → L5 confirmed ${num(s.layer5_passed, 0)}; regime ${md(wordOf(REGIME_WORDS, regime.state, lang))}.`,
     ),
   ];
   const sectors = records(r.top_sectors).slice(0, 3);
@@ -44,10 +46,10 @@ function describeScreening(r: Rec, lang: Lang): string[] {
     for (const c of candidates)
       lines.push(
         `- **${md(c.code)} ${md(c.name)}** ${num(c.close)} — ${records(c.triggers)
-          .map((t) => `${md(t.type)} ${md(t.date)} (${md(t.status)})`)
+          .map((t) => triggerText(t, lang))
           .join(
-            ", ",
-          )}; ${T(lang, "结论", "verdict")} ${md(c.verdict)}${c.stop !== null && c.stop !== undefined ? `, ${T(lang, "止损", "stop")} ${num(c.stop)}` : ""}`,
+            T(lang, "，", ", "),
+          )}${T(lang, "；结论：", "; verdict ")}${md(wordOf(VERDICT_WORDS, c.verdict, lang))}${c.stop !== null && c.stop !== undefined ? T(lang, `，止损 ${num(c.stop)}`, `, stop ${num(c.stop)}`) : ""}`,
       );
   }
   return lines;
@@ -79,7 +81,11 @@ function describeTaskResult(kind: unknown, result: unknown, lang: Lang): string[
     ];
   if (Array.isArray(result.decisions))
     return [
-      T(lang, `攻防决策（市场状态 ${md(result.regime)}）：`, `Strategy decision (regime ${md(result.regime)}): `) +
+      T(
+        lang,
+        `攻防决策（市场状态：${md(wordOf(REGIME_WORDS, result.regime, lang))}）：`,
+        `Strategy decision (regime ${md(wordOf(REGIME_WORDS, result.regime, lang))}): `,
+      ) +
         (records(result.decisions)
           .slice(0, 8)
           .map((d) => `${md(d.action)} ${md(d.code)} ${num(d.shares, 0)}`)
