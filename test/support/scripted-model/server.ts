@@ -365,6 +365,7 @@ export async function startScriptedModel(opts: ScriptedModelOptions = {}): Promi
       });
     });
   });
+  server.keepAliveTimeout = 65_000; // outlives clients' idle sockets: Node's 5 s races a reuse under load (ECONNRESET)
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
