@@ -67,7 +67,7 @@ describe("offline answers on real data", () => {
       await startChat(page, question);
       const answer = await finalAnswer(page, /Offline rule model|离线规则模型/);
       expect(answer).toContain(label);
-      expect(answer).toMatch(/real historical data|真实历史数据/);
+      expect(answer).toMatch(/real historical bars|真实历史行情/);
       expect(await page.locator(".tool-error").count()).toBe(0);
       await page.close();
     },

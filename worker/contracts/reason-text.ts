@@ -4,6 +4,8 @@
  * bars", "capped at 50: market regime RISK_OFF"); this table maps every template onto Chinese, keeping
  * the numbers. An unknown reason is shown as it came (English), never dropped.
  */
+import { REGIME_WORDS, wordOf } from "./wyckoff-words";
+
 /** A UI language. */
 type Lang = "zh" | "en";
 
@@ -31,8 +33,8 @@ const ZH: Rule[] = [
   [/^sign of weakness in the last 60 bars$/, () => "近 60 根 K 线内出现弱势信号（SOW）"],
   [/^failed Spring$/, () => "弹簧失败"],
   [/^buying climax within 20 bars$/, () => "近 20 根 K 线内出现抢购高潮（BC）"],
-  [/^capped at 50: market regime (\S+)$/, (m) => `上限 50 分：市场状态 ${m[1]}`],
-  [/^entries blocked in regime (\S+)$/, (m) => `市场状态 ${m[1]} 下暂停开仓`],
+  [/^capped at 50: market regime (\S+)$/, (m) => `上限 50 分：市场状态${wordOf(REGIME_WORDS, m[1], "zh")}`],
+  [/^entries blocked in regime (\S+)$/, (m) => `市场状态为${wordOf(REGIME_WORDS, m[1], "zh")}，暂停开仓`],
 ];
 
 /** One reason in `lang` (the points prefix kept: "+12 弹簧已确认…"). */

@@ -8,6 +8,7 @@
  * dropped. `test/unit/contracts/server-text.test.ts` builds each template from its real source.
  */
 import type { ErrorCode } from "./errors";
+import { REGIME_WORDS, wordOf } from "./wyckoff-words";
 
 /** A UI language. */
 type Lang = "zh" | "en";
@@ -120,7 +121,8 @@ const NOTICE: Rule[] = [
   [/^No data for: (.*)\.$/, (m) => `没有数据：${m[1]}。`],
   [
     /^Strategy decision (\S+) finished \(regime ([^,)]+)(, buys frozen)?(, rule-based)?\)\.$/,
-    (m) => `策略决策 ${m[1]} 已完成（市场状态 ${m[2]}${m[3] ? "，暂停买入" : ""}${m[4] ? "，规则生成" : ""}）。`,
+    (m) =>
+      `策略决策 ${m[1]} 已完成（市场状态：${wordOf(REGIME_WORDS, m[2], "zh")}${m[3] ? "，暂停买入" : ""}${m[4] ? "，规则生成" : ""}）。`,
   ],
   [/^Orders: (.*)\.$/, (m) => `指令：${m[1]?.replace(/; /g, "；")}。`],
   [/^No orders\.$/, () => "没有指令。"],
@@ -255,7 +257,7 @@ export function exitReasonText(reason: string, lang: Lang): string {
 
 const VERDICT_REASON: Rule[] = [
   [/^awaiting next-day confirmation$/, () => "等待次日确认"],
-  [/^entries blocked in regime (\S+)$/, (m) => `市场状态 ${m[1]} 下暂停开仓`],
+  [/^entries blocked in regime (\S+)$/, (m) => `市场状态为${wordOf(REGIME_WORDS, m[1], "zh")}，暂停开仓`],
   [/^closed under the structural stop$/, () => "收盘跌破结构止损"],
   [/^trigger confirmed, regime allows entries$/, () => "触发已确认，市场状态允许开仓"],
 ];

@@ -1,9 +1,9 @@
 /**
  * The engine's enum words as a reader sees them, in zh and en: market regime states
  * (`engine/market-regime.ts`), L4 trigger kinds and their confirmation states, the L5 verdict, stop
- * and target kinds, and event variants (`contracts/analysis.ts`, `contracts/screening.ts`). One table
- * for the reading room and the offline model's answers, so a Chinese answer never shows `lps
- * (confirmed)` or `entry`. The Wyckoff event abbreviations themselves (SC, AR, ST, SOS…) are the
+ * and target kinds, event variants (`contracts/analysis.ts`, `contracts/screening.ts`) and the
+ * market-data source names. One table for the reading room and the offline model's answers, so a
+ * Chinese answer never shows `lps (confirmed)`, `entry` or `数据来源：offline`. The Wyckoff event abbreviations themselves (SC, AR, ST, SOS…) are the
  * method's own names in both languages and stay as they are. An unknown word is shown as it came.
  */
 
@@ -65,6 +65,15 @@ export const VARIANT_WORDS: Words = {
   supply: { zh: "供应", en: "supply" },
   down: { zh: "向下", en: "down" },
   weakClose: { zh: "弱收", en: "weak close" },
+};
+
+/** Market-data sources (`SourceName` in `contracts/market.ts`), as a provenance line names them. */
+export const SOURCE_WORDS: Words = {
+  eastmoney: { zh: "东方财富", en: "Eastmoney" },
+  tencent: { zh: "腾讯财经", en: "Tencent Finance" },
+  yahoo: { zh: "雅虎财经", en: "Yahoo Finance" },
+  cache: { zh: "本地缓存", en: "local cache" },
+  offline: { zh: "离线数据包", en: "offline bundle" },
 };
 
 /** `key` from `words` in `lang`; an unknown key as it came. */

@@ -233,4 +233,20 @@ describe("a Wyckoff reading in words", () => {
     expect(en).toContain("Stops: structural 2450.63, ATR 2676.47.");
     expect(en).toContain("Targets: measured move 3300.");
   });
+
+  it("ends the event list before the next line and names the data source in the reader's language", () => {
+    const result = {
+      toolName: "analyze_stock",
+      isError: false,
+      output: { ...reading, source: { source: "offline", asOf: "2024-09-19", simulated: false, stale: false } },
+    };
+    const zh = composeAnswer([result] as never, "zh");
+    // a line right under a list item would be read by markdown as that item running on
+    expect(zh).toMatch(/- SOS（离开区间） 2024-02-21 @ 2950\.96[^\n]*\n\n触发信号：/);
+    expect(zh).toContain("数据来源：离线数据包（截至 2024-09-19）；真实历史行情，非实时");
+    expect(zh).not.toMatch(/offline/);
+    const en = composeAnswer([result] as never, "en");
+    expect(en).toMatch(/- SOS exit 2024-02-21 @ 2950\.96[^\n]*\n\nTriggers: /);
+    expect(en).toContain("Source: offline bundle (as of 2024-09-19); real historical bars, not live");
+  });
 });

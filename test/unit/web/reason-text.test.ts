@@ -32,7 +32,8 @@ describe("health reasons in the UI language", () => {
   it("keeps the numbers and leaves an unknown reason as it came", () => {
     expect(reasonText("+24 trading range quality 0.81", "zh")).toBe("+24 交易区间质量 0.81");
     expect(reasonText("−15 upthrust in the last 60 bars", "zh")).toBe("−15 近 60 根 K 线内出现上冲（UT）");
-    expect(reasonText("capped at 50: market regime CRASH", "zh")).toBe("上限 50 分：市场状态 CRASH");
+    expect(reasonText("capped at 50: market regime CRASH", "zh")).toBe("上限 50 分：市场状态崩跌");
+    expect(reasonText("entries blocked in regime RISK_OFF", "zh")).toBe("市场状态为避险，暂停开仓");
     expect(reasonText("something new", "zh")).toBe("something new");
   });
 });

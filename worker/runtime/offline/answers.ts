@@ -7,7 +7,7 @@
  * dispatch per tool and the short answers; readings, portfolios and tasks in `describe-*.ts`, the
  * primitives in `answer-format.ts`.
  */
-import { REGIME_WORDS, wordOf } from "../../contracts/wyckoff-words";
+import { REGIME_WORDS, SOURCE_WORDS, wordOf } from "../../contracts/wyckoff-words";
 import { asClockReading, clockText } from "../../contracts/server-text";
 import type { Lang } from "../errors";
 import { isRecord, md, num, records, T, TOOL_TITLE, type Rec } from "./answer-format";
@@ -80,8 +80,7 @@ function describeSource(o: Rec, lang: Lang): string | undefined {
   const flags: string[] = [];
   if (src.simulated === true)
     flags.push(T(lang, "⚠️ 模拟数据，不是真实市场行情", "⚠️ simulated data, not a real market"));
-  else if (src.source === "offline")
-    flags.push(T(lang, "真实历史数据（离线数据包），非实时行情", "real historical data (offline bundle), not live"));
+  else if (src.source === "offline") flags.push(T(lang, "真实历史行情，非实时", "real historical bars, not live"));
   if (src.stale === true && src.source !== "offline") flags.push(T(lang, "数据可能过时", "data may be stale"));
   if (
     src.adjust === "none" &&
@@ -93,8 +92,8 @@ function describeSource(o: Rec, lang: Lang): string | undefined {
   const asOf = typeof src.asOf === "string" ? src.asOf : "?";
   const head = T(
     lang,
-    `数据来源：${md(src.source)}（截至 ${md(asOf)}）`,
-    `Source: ${md(src.source)} (as of ${md(asOf)})`,
+    `数据来源：${md(wordOf(SOURCE_WORDS, src.source, "zh"))}（截至 ${md(asOf)}）`,
+    `Source: ${md(wordOf(SOURCE_WORDS, src.source, "en"))} (as of ${md(asOf)})`,
   );
   return [head, ...flags].join(T(lang, "；", "; "));
 }
@@ -145,9 +144,25 @@ export function composeAnswer(
     if (r.isError) return `${head}${T(lang, "：调用失败 — ", ": failed — ")}${describeError(r.output)}`;
     const lines = describeResult(r, lang, parts);
     const source = isRecord(r.output) ? describeSource(r.output, lang) : undefined;
-    return [head, ...lines, ...(source ? [source] : [])].join("\n");
+    return joinLines([head, ...lines, ...(source ? [source] : [])]);
   });
   return [...sections, "", LABEL[lang]].join("\n\n");
+}
+
+/**
+ * Lines joined one per row; a line that follows a list gets a blank row before it, or markdown reads
+ * it as the list's last item running on ("- SOS … 触发信号：…").
+ */
+export function joinLines(lines: readonly string[]): string {
+  let out = "";
+  lines.forEach((line, i) => {
+    if (i === 0) out = line;
+    else {
+      const lastRow = out.slice(out.lastIndexOf("\n") + 1);
+      out += /^\s*- /.test(lastRow) && !/^\s*- /.test(line) ? `\n\n${line}` : `\n${line}`;
+    }
+  });
+  return out;
 }
 
 /** The answer when no tool fits: what can be asked offline (examples, never a list of internal tool names). */
