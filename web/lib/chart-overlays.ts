@@ -4,6 +4,7 @@
  * lines. Pure, so the picture is tested against the same object the words come from.
  */
 import type { Analysis, Bar, EventType, PhaseName } from "@contracts/analysis";
+import { VARIANT_WORDS, wordOf } from "@contracts/wyckoff-words";
 
 /** A marker at a bar. */
 export interface EventMarker {
@@ -54,9 +55,7 @@ const BELOW: ReadonlySet<EventType> = new Set(["PS", "SC", "ST", "Spring", "Test
  * `exit` with follow-through, an `absorption` at resistance) in the UI's language.
  */
 export function variantText(variant: string, lang: "zh" | "en" = "en"): string {
-  if (lang !== "zh") return variant;
-  const zh: Record<string, string> = { exit: "离区", absorption: "吸收", markup: "续涨", markdown: "续跌" };
-  return zh[variant] ?? variant;
+  return variant.startsWith("#") ? variant : wordOf(VARIANT_WORDS, variant, lang);
 }
 
 /** Markers for the events whose bar is on the chart, oldest first. */

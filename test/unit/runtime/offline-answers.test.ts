@@ -219,6 +219,7 @@ describe("a Wyckoff reading in words", () => {
 
   it("names variants, triggers, their states, stops and targets in Chinese, with no English enum word", () => {
     const zh = describeAnalysis(reading, "zh", ALL_PARTS).join("\n");
+    expect(zh).toContain("当前阶段：吸筹 D 阶段（ACC_D，自 2024-02-21）");
     expect(zh).toContain("- SOS（离开区间） 2024-02-21 @ 2950.96");
     expect(zh).toContain("触发信号：弹簧（Spring） 2024-08-30（已失效）；弹簧（Spring） 2024-09-19（待确认）");
     expect(zh).toContain("止损位：结构止损 2450.63，ATR 止损 2676.47。");
@@ -228,6 +229,7 @@ describe("a Wyckoff reading in words", () => {
 
   it("keeps the engine's words readable in English", () => {
     const en = describeAnalysis(reading, "en", ALL_PARTS).join("\n");
+    expect(en).toContain("phase: accumulation phase D (ACC_D, since 2024-02-21)");
     expect(en).toContain("- SOS exit 2024-02-21 @ 2950.96");
     expect(en).toContain("Triggers: Spring 2024-08-30 (expired); Spring 2024-09-19 (pending)");
     expect(en).toContain("Stops: structural 2450.63, ATR 2676.47.");

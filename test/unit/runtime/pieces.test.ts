@@ -158,7 +158,7 @@ describe("offline answers", () => {
       "zh",
     );
     expect(text).toContain("SIM.0001 示例科技");
-    expect(text).toContain("ACC_C（自 2026-05-10）");
+    expect(text).toContain("吸筹 C 阶段（ACC_C，自 2026-05-10）");
     expect(text).toContain("Spring 2026-05-10 @ 9.80");
     expect(text).toContain("模拟数据");
     expect(text).toContain("离线规则模型");
@@ -235,7 +235,7 @@ describe("offline answers without a phase start", () => {
       ],
       "en",
     );
-    expect(text).toContain("phase: NONE, data as of 2026-06-30.");
+    expect(text).toContain("phase: no structure open (NONE), data as of 2026-06-30.");
     expect(text).not.toContain("since ?");
   });
 });

@@ -94,7 +94,7 @@ describe("chartOverlays", () => {
     const { regions, lines } = chartOverlays(makeAnalysis(), bars, "zh");
     expect(regions.map((r) => r.label)).toEqual(["吸筹 A", "吸筹 B", "吸筹 C", "吸筹 D", "TR"]);
     expect(lines.map((l) => l.title)).toEqual(["止损", "P&F", "MM"]);
-    expect(variantText("exit", "zh")).toBe("离区");
+    expect(variantText("exit", "zh")).toBe("离开区间");
     expect(variantText("#3", "zh")).toBe("#3");
     expect(variantText("exit")).toBe("exit");
   });
@@ -104,13 +104,15 @@ describe("chartOverlays", () => {
     const variants = new Set<string>();
     for (const file of readdirSync(engine, { recursive: true, encoding: "utf8" })) {
       if (!file.endsWith(".ts")) continue;
-      for (const m of readFileSync(path.join(engine, file), "utf8").matchAll(/variant: *"([^"]+)"/g))
+      // both `variant: "x"` in an event literal and `ev.variant = "x"` after it
+      for (const m of readFileSync(path.join(engine, file), "utf8").matchAll(/variant(?: *:|\s*=) *"([^"]+)"/g))
         variants.add(m[1] ?? "");
     }
-    expect([...variants].sort()).toEqual(["absorption", "exit", "markdown", "markup"]);
-    for (const v of variants) expect(variantText(v, "zh"), v).not.toBe(v);
-    expect(variantText("markup", "zh")).toBe("续涨");
-    expect(variantText("markdown", "zh")).toBe("续跌");
+    expect([...variants].sort()).toEqual(["absorption", "down", "exit", "markdown", "markup", "supply", "weakClose"]);
+    for (const v of variants) expect(variantText(v, "zh"), v).toMatch(/[\u4e00-\u9fff]/);
+    expect(variantText("markup", "zh")).toBe("上涨段");
+    expect(variantText("weakClose", "zh")).toBe("弱收");
+    expect(variantText("weakClose", "en")).toBe("weak close");
   });
 });
 

@@ -150,19 +150,11 @@ export function composeAnswer(
 }
 
 /**
- * Lines joined one per row; a line that follows a list gets a blank row before it, or markdown reads
- * it as the list's last item running on ("- SOS … 触发信号：…").
+ * A section's lines, each its own paragraph: the reading room's markdown joins lines of one paragraph
+ * into one run of text, and reads a line right under a list item as that item running on.
  */
 export function joinLines(lines: readonly string[]): string {
-  let out = "";
-  lines.forEach((line, i) => {
-    if (i === 0) out = line;
-    else {
-      const lastRow = out.slice(out.lastIndexOf("\n") + 1);
-      out += /^\s*- /.test(lastRow) && !/^\s*- /.test(line) ? `\n\n${line}` : `\n${line}`;
-    }
-  });
-  return out;
+  return lines.join("\n\n");
 }
 
 /** The answer when no tool fits: what can be asked offline (examples, never a list of internal tool names). */

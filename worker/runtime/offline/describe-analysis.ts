@@ -3,7 +3,14 @@
  * the parts a pipeline step asks for), or the last bars when no reading is possible.
  */
 import { reasonText } from "../../contracts/reason-text";
-import { LEVEL_WORDS, TRIGGER_STATUS_WORDS, TRIGGER_WORDS, VARIANT_WORDS, wordOf } from "../../contracts/wyckoff-words";
+import {
+  LEVEL_WORDS,
+  phaseWords,
+  TRIGGER_STATUS_WORDS,
+  TRIGGER_WORDS,
+  VARIANT_WORDS,
+  wordOf,
+} from "../../contracts/wyckoff-words";
 import type { Lang } from "../errors";
 import { grade, isRecord, md, num, pct, records, STOP_STATUS, symbolLabel, T, type Rec } from "./answer-format";
 
@@ -14,13 +21,13 @@ export function describeAnalysis(o: Rec, lang: Lang, parts: ReadonlySet<Analysis
   if (!phase) return [];
   const lines: string[] = [];
   const symbol = symbolLabel(o);
-  const since = typeof phase.since === "string" ? T(lang, `（自 ${phase.since}）`, ` (since ${phase.since})`) : "";
+  const since = typeof phase.since === "string" ? T(lang, `，自 ${md(phase.since)}`, `, since ${md(phase.since)}`) : "";
   if (parts.has("structure")) {
     lines.push(
       T(
         lang,
-        `**${symbol}** 当前阶段：${md(phase.name)}${since}，数据截至 ${md(a.asOf)}。`,
-        `**${symbol}** phase: ${md(phase.name)}${since}, data as of ${md(a.asOf)}.`,
+        `**${symbol}** 当前阶段：${md(phaseWords(phase.name, lang))}（${md(phase.name)}${since}），数据截至 ${md(a.asOf)}。`,
+        `**${symbol}** phase: ${md(phaseWords(phase.name, lang))} (${md(phase.name)}${since}), data as of ${md(a.asOf)}.`,
       ),
     );
     const tr = isRecord(a.tradingRange) ? a.tradingRange : undefined;
@@ -42,7 +49,7 @@ export function describeAnalysis(o: Rec, lang: Lang, parts: ReadonlySet<Analysis
             events
               .map(
                 (e) =>
-                  `\n- ${md(e.type)}${e.variant ? T(lang, `（${md(wordOf(VARIANT_WORDS, e.variant, lang))}）`, ` ${md(e.variant)}`) : ""} ${md(e.date)} @ ${num(e.price)}${typeof e.volumeRatio === "number" ? T(lang, `，量比 ${num(e.volumeRatio)}`, `, volume ${num(e.volumeRatio)}×`) : ""}${typeof e.confidence === "number" ? T(lang, `，置信度 ${num(e.confidence)}`, `, confidence ${num(e.confidence)}`) : ""}`,
+                  `\n- ${md(e.type)}${e.variant ? T(lang, `（${md(wordOf(VARIANT_WORDS, e.variant, lang))}）`, ` ${md(wordOf(VARIANT_WORDS, e.variant, lang))}`) : ""} ${md(e.date)} @ ${num(e.price)}${typeof e.volumeRatio === "number" ? T(lang, `，量比 ${num(e.volumeRatio)}`, `, volume ${num(e.volumeRatio)}×`) : ""}${typeof e.confidence === "number" ? T(lang, `，置信度 ${num(e.confidence)}`, `, confidence ${num(e.confidence)}`) : ""}`,
               )
               .join("")
         : T(lang, "当前结构内没有确认的威科夫事件。", "No Wyckoff event confirmed in the current structure."),
