@@ -50,7 +50,12 @@ describe("offline answers on real data", () => {
     const answer = await finalAnswer(page, /离线规则模型/);
     expect(answer).toContain("SH.000001 上证指数");
     expect(answer).toContain("截至 2024-09-19");
-    expect(answer).toContain("真实历史数据");
+    expect(answer).toContain("真实历史行情");
+    expect(answer).toContain("数据来源：离线数据包");
+    // the card's trigger chips and event variants in Chinese, not the engine's words
+    expect(await card.innerText()).not.toMatch(
+      /\b(spring|sos|lps|evr|compression|trend_pullback|weakClose|down|exit)\b/,
+    );
     expect(answer).not.toContain("模拟数据");
     await shot(page, "offline-sse-zh");
     expect(page.errors).toEqual([]);

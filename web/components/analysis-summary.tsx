@@ -3,6 +3,7 @@
  * events, triggers, stops and targets, and the chart drawn from the same object.
  */
 import type { Analysis } from "@contracts/analysis";
+import { TRIGGER_WORDS, wordOf } from "@contracts/wyckoff-words";
 import { phaseLabel, variantText } from "../lib/chart-overlays";
 import { useT } from "../lib/lang-store";
 import { reasonText } from "@contracts/reason-text";
@@ -153,7 +154,7 @@ export function AnalysisSummary({
                 className={`trigger trigger--${tr.status}`}
                 title={tr.reasons.join("; ")}
               >
-                <strong>{tr.type}</strong> {tr.date} · {t(`trig_${tr.status}`)}
+                <strong>{wordOf(TRIGGER_WORDS, tr.type, lang)}</strong> {tr.date} · {t(`trig_${tr.status}`)}
               </li>
             ))}
           </ul>
