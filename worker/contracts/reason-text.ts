@@ -48,3 +48,36 @@ export function reasonText(reason: string, lang: Lang): string {
   }
   return reason;
 }
+
+const STRUCTURE_ZH: Readonly<Record<string, string>> = { bull: "多头", bear: "空头", transition: "过渡" };
+
+/** The regime's reasons (`engine/market-regime.ts`), each from a fixed template. */
+const REGIME_ZH: Rule[] = [
+  [/^not enough index history$/, () => "指数历史不足"],
+  [/^index structure (\S+)$/, (m) => `指数结构${STRUCTURE_ZH[m[1] ?? ""] ?? m[1]}`],
+  [
+    /^breadth (\S+)% above MA20 \(change (\S+)pp\)$/,
+    (m) => `市场宽度：${m[1]}% 的股票在 MA20 之上（变化 ${m[2]} 个百分点）`,
+  ],
+  [/^bull structure without broad participation$/, () => "多头结构但参与面不广"],
+  [/^broad rebound without a bull structure$/, () => "普遍反弹但没有多头结构"],
+  [/^panic: index (\S+)% on the day$/, (m) => `恐慌：指数当日 ${m[1]}%`],
+  [/^rebound the day after a crash$/, () => "崩跌次日反弹"],
+  [/^second day of repair held$/, () => "修复第二日守住"],
+];
+
+/** A market-regime reason in `lang`; an unknown one as it came. */
+export function regimeReasonText(reason: string, lang: Lang): string {
+  if (lang !== "zh") return reason;
+  for (const [re, out] of REGIME_ZH) {
+    const m = reason.match(re);
+    if (m) return out(m);
+  }
+  return reason;
+}
+
+/** The regime's index structure (BULL / BEAR / TRANSITION) in `lang`. */
+export function structureText(structure: string, lang: Lang): string {
+  const word = STRUCTURE_ZH[structure.toLowerCase()];
+  return lang === "zh" && word ? word : structure.toLowerCase();
+}

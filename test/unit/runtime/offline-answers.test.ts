@@ -197,6 +197,26 @@ describe("offline answers say what results mean", () => {
   });
 });
 
+describe("the market regime in words", () => {
+  it("says the state, the index structure and the regime's reasons in the reader's language", () => {
+    const regime = {
+      state: "RISK_OFF",
+      structure: "BEAR",
+      blocksNewEntries: true,
+      reasons: ["index structure bear", "breadth 18% above MA20 (change -12pp)"],
+      index: { id: "SH.000001", name: "上证指数", close: 2736.02, date: "2024-09-19" },
+    };
+    const result = { toolName: "market_regime", isError: false, output: regime };
+    const zh = composeAnswer([result] as never, "zh");
+    expect(zh).toContain("市场状态：**避险**（指数结构：空头，暂停新开仓）");
+    expect(zh).toContain("指数结构空头；市场宽度：18% 的股票在 MA20 之上（变化 -12 个百分点）");
+    expect(zh).not.toMatch(/BEAR|bear|breadth|structure/);
+    const en = composeAnswer([result] as never, "en");
+    expect(en).toContain("(index structure bear, new entries blocked)");
+    expect(en).toContain("index structure bear; breadth 18% above MA20 (change -12pp)");
+  });
+});
+
 describe("a Wyckoff reading in words", () => {
   const reading = {
     symbol: { id: "SH.000001", name: "上证指数" },

@@ -7,6 +7,7 @@
  * dispatch per tool and the short answers; readings, portfolios and tasks in `describe-*.ts`, the
  * primitives in `answer-format.ts`.
  */
+import { regimeReasonText, structureText } from "../../contracts/reason-text";
 import { REGIME_WORDS, SOURCE_WORDS, wordOf } from "../../contracts/wyckoff-words";
 import { asClockReading, clockText } from "../../contracts/server-text";
 import type { Lang } from "../errors";
@@ -33,14 +34,14 @@ function describeRegime(o: Rec, lang: Lang): string[] {
   const reasons = Array.isArray(o.reasons)
     ? o.reasons
         .slice(0, 4)
-        .map(md)
+        .map((r: unknown) => md(regimeReasonText(String(r), lang)))
         .join(T(lang, "；", "; "))
     : "";
   return [
     T(
       lang,
-      `市场状态：**${md(wordOf(REGIME_WORDS, o.state, lang))}**（结构 ${md(o.structure)}${o.blocksNewEntries ? "，暂停新开仓" : ""}），依据 ${md(idx.id)} ${md(idx.name)} ${num(idx.close)}（${md(idx.date)}）${reasons ? `：${reasons}` : ""}。`,
-      `Market regime: **${md(wordOf(REGIME_WORDS, o.state, lang))}** (structure ${md(o.structure)}${o.blocksNewEntries ? ", new entries blocked" : ""}), read from ${md(idx.id)} ${md(idx.name)} ${num(idx.close)} (${md(idx.date)})${reasons ? `: ${reasons}` : ""}.`,
+      `市场状态：**${md(wordOf(REGIME_WORDS, o.state, lang))}**（指数结构：${md(structureText(String(o.structure), lang))}${o.blocksNewEntries ? "，暂停新开仓" : ""}），依据 ${md(idx.id)} ${md(idx.name)} ${num(idx.close)}（${md(idx.date)}）${reasons ? `：${reasons}` : ""}。`,
+      `Market regime: **${md(wordOf(REGIME_WORDS, o.state, lang))}** (index structure ${md(structureText(String(o.structure), lang))}${o.blocksNewEntries ? ", new entries blocked" : ""}), read from ${md(idx.id)} ${md(idx.name)} ${num(idx.close)} (${md(idx.date)})${reasons ? `: ${reasons}` : ""}.`,
     ),
   ];
 }
