@@ -65,6 +65,7 @@ export const VARIANT_WORDS: Words = {
   supply: { zh: "供应", en: "supply" },
   down: { zh: "向下", en: "down" },
   weakClose: { zh: "弱收", en: "weak close" },
+  undercut: { zh: "下破后收回", en: "undercut" },
 };
 
 /** `key` from `words` in `lang`; an unknown key as it came. */

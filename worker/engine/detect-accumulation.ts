@@ -8,7 +8,14 @@ import { medianFast } from "./rolling";
 import { atrPctAt, confidence, fpct, fx, isSwingLow, margin } from "./event-util";
 import type { RawEvent, ScanContext, Structure } from "./structure-types";
 
-/** Secondary test of the SC, judged at bar t−2 (a swing low needs two higher lows after it). */
+/**
+ * Secondary test of the SC, judged at bar t−2 (a swing low needs two higher lows after it): a return
+ * to the SC low (within `stBand`), a higher low in the lower `stZone` of the range on dry volume, or,
+ * before phase C can begin (`springMinBarsAfterAr`), an undercut of support by at most `stUndercutMax`
+ * (and 2 ATR) that closes back above it — too early for a Spring, the test of a climax still being
+ * absorbed. Volume is lighter than the climax's (`stMaxVolShare`), or no heavier than `stNarrowVolShare`
+ * of it on a spread at most `stNarrowSr` of the climax's: effort with no result.
+ */
 export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
   const { s, p, scale } = ctx;
   const i = t - 2;
@@ -16,14 +23,22 @@ export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEven
   if (st.lastAwayIndex <= st.lastStIndex || st.lastAwayIndex >= i) return null;
   const low = at(s.low, i);
   const dist = Math.abs(low - st.climaxPrice) / st.climaxPrice;
-  if (low <= st.support * (1 - p.springMinPen * scale)) return null;
-  const higher = dist > p.stBand * scale;
+  const pen = (st.support - low) / st.support;
+  const under = pen >= p.springMinPen * scale;
+  if (under) {
+    const early = i < st.arIndex + p.springMinBarsAfterAr;
+    const maxPen = Math.min(p.stUndercutMax * scale, 2 * atrPctAt(s, i));
+    if (!early || pen > maxPen || at(s.close, i) < st.support) return null;
+  }
+  const higher = !under && dist > p.stBand * scale;
   if (higher && !(low > st.climaxPrice && low - st.climaxPrice <= p.stZone * (st.resistance - st.support))) return null;
   const vol = at(s.volume, i);
   const sr = at(s.sr, i);
-  if (vol > p.stMaxVolShare * st.climaxVol || !(sr < st.climaxSr)) return null;
+  const light = vol <= p.stMaxVolShare * st.climaxVol;
+  const narrow = vol <= p.stNarrowVolShare * st.climaxVol && sr <= p.stNarrowSr * st.climaxSr;
+  if (!(light || narrow) || !(sr < st.climaxSr)) return null;
   if (higher && !(at(s.vr, i) <= p.stZoneVr)) return null;
-  if (at(s.close, i) < st.climaxPrice * 0.99 || !isSwingLow(s, i, 3, 2)) return null;
+  if ((!under && at(s.close, i) < st.climaxPrice * 0.99) || !isSwingLow(s, i, 3, 2)) return null;
   const volShare = vol / st.climaxVol;
   return {
     type: "ST",
@@ -31,15 +46,20 @@ export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEven
     confirmedAt: t,
     price: low,
     vr: at(s.vr, i),
+    variant: under ? "undercut" : undefined,
     confidence: confidence(0.4, [
       [0.3, margin(1 - volShare, 1 - p.stMaxVolShare, 0.6)],
       [0.3, margin(p.stBand * scale - dist, 0, p.stBand * scale)],
     ]),
     reasons: [
-      higher
-        ? `higher low ${fpct(dist)} above the SC low, in the lower ${fpct(p.stZone)} of the range`
-        : `low within ${fpct(dist)} of the SC low (≤ ${fpct(p.stBand * scale)})`,
-      `volume ${fpct(volShare)} of the SC volume (≤ ${fpct(p.stMaxVolShare)})${higher ? `, ${fx(at(s.vr, i))} the 20-bar average` : ""}, narrower spread`,
+      under
+        ? `undercut support by ${fpct(pen)} ${i - st.arIndex} bars after the AR (before phase C) and closed back above it`
+        : higher
+          ? `higher low ${fpct(dist)} above the SC low, in the lower ${fpct(p.stZone)} of the range`
+          : `low within ${fpct(dist)} of the SC low (≤ ${fpct(p.stBand * scale)})`,
+      light
+        ? `volume ${fpct(volShare)} of the SC volume (≤ ${fpct(p.stMaxVolShare)})${higher ? `, ${fx(at(s.vr, i))} the 20-bar average` : ""}, narrower spread`
+        : `volume ${fpct(volShare)} of the SC volume on ${fpct(sr / st.climaxSr)} of its spread (≤ ${fpct(p.stNarrowSr)}): effort without result`,
       "held: the next two lows were higher",
     ],
   };

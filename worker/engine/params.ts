@@ -42,6 +42,17 @@ export interface EngineParams {
   stZoneVr: number;
   /** `stZone` for distribution (a lower high under the BC); 0 turns the variant off. */
   stZoneDist: number;
+  /**
+   * ST that undercuts support before phase C can begin (`springMinBarsAfterAr`): deepest undercut
+   * (× board scale, capped at 2 ATR), closing back above support; 0 turns the variant off.
+   */
+  stUndercutMax: number;
+  /**
+   * ST on heavy volume: at most `stNarrowVolShare` × the climax's heaviest bar when the spread is at
+   * most `stNarrowSr` × the climax's widest (effort without result); `stNarrowSr` 0 turns it off.
+   */
+  stNarrowVolShare: number;
+  stNarrowSr: number;
   /** Spring / UTAD: minimum bars after AR, minimum and maximum penetration, reclaim window. */
   springMinBarsAfterAr: number;
   springMinPen: number;
@@ -158,6 +169,14 @@ export const DEFAULT_PARAMS: EngineParams = {
   stZone: 0.35,
   stZoneVr: 0.8,
   stZoneDist: 0,
+  // Real suite: ST .217/.667 → .261/.714 (S&P 2010-05-25, 2.3% under the flash-crash low 13 bars
+  // after the AR, closed at the high); nothing else moves.
+  stUndercutMax: 0.05,
+  // Real suite: ST .261/.714 → .348/.700 (S&P 2011-09-22 at 1.04× and 2016-02-11 at 0.86× the
+  // cluster's heaviest bar, both on half its spread; one extra ST at S&P 2016-02-08); 1.1–1.25 and
+  // 0.6–0.7 read the same; the synthetic goals do not move.
+  stNarrowVolShare: 1.2,
+  stNarrowSr: 0.6,
   springMinBarsAfterAr: 15,
   springMinPen: 0.005,
   springMaxPen: 0.05,

@@ -1,0 +1,87 @@
+/**
+ * Events after a structure opens, on real daily bars (issue 15): secondary tests, Springs and the
+ * signs of strength / weakness inside open ranges. Each test names the bars it reads; none of the
+ * rules is tied to a date or a symbol in the engine, and each checks that the rule's own parameter
+ * turned off loses the reading (the test fails without the code).
+ */
+import { describe, expect, it } from "vitest";
+import type { Bar } from "../../../worker/contracts/analysis";
+import { analyze, type AnalyzeResult } from "../../../worker/engine/analyze";
+import type { EngineParams } from "../../../worker/engine/params";
+import { indexOnOrAfter, loadRealBars, realMarket } from "../../support/real-bars";
+
+function read(symbol: string, bars: readonly Bar[], params?: Partial<EngineParams>): AnalyzeResult {
+  const r = analyze(bars, { symbol, market: realMarket(symbol), ...(params ? { params } : {}) });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+/** The series from `before` bars before `date` through `after` bars after it. */
+function around(symbol: string, date: string, before: number, after: number): Bar[] {
+  const all = loadRealBars(symbol);
+  const i = indexOnOrAfter(all, date);
+  return all.slice(Math.max(0, i - before), Math.min(all.length, i + after + 1));
+}
+
+const barsBetween = (bars: readonly Bar[], a: string, b: string): number =>
+  Math.abs(indexOnOrAfter(bars, a) - indexOnOrAfter(bars, b));
+
+const trail = (a: AnalyzeResult): string =>
+  a.events.map((e) => `${e.type}${e.variant ? `(${e.variant})` : ""}@${e.date}`).join(" ");
+
+describe("secondary tests inside open structures on real bars", () => {
+  it(
+    "reads an undercut of support before phase C, closed back above it, as an ST (S&P 2010-05-25)",
+    { timeout: 60_000 },
+    () => {
+      // The 2010 re-accumulation: the flash-crash reaction set support at 1065.8 on 05-06; on 05-25,
+      // 13 bars later (too early for a Spring), the low 1040.8 undercut it by 2.3% and the bar closed
+      // at its high (cp 0.98) back above support, on less volume than the crash and a fraction of its spread.
+      const bars = around("SPX", "2010-05-25", 1000, 10);
+      const a = read("SPX", bars);
+      const st = a.events.filter((e) => e.type === "ST" && barsBetween(bars, e.date, "2010-05-25") <= 1);
+      expect(st.length, trail(a)).toBe(1);
+      expect(st[0]?.variant).toBe("undercut");
+      expect(st[0]?.price ?? 0).toBeLessThan(1065.8 * 0.99);
+      expect(st[0]?.reasons[0]).toMatch(/^undercut support by 2\.\d% 13 bars after the AR/);
+      // Never a Spring there: phase C cannot begin 13 bars after the AR.
+      expect(a.events.filter((e) => e.type === "Spring" && e.date >= "2010-05-06" && e.date <= "2010-06-15")).toEqual(
+        [],
+      );
+      // Point in time: two bars after the low (the swing low's confirmation) it is known, one bar after it is not.
+      const i = indexOnOrAfter(bars, "2010-05-25");
+      expect(read("SPX", bars.slice(0, i + 2)).events.filter((e) => e.type === "ST" && e.date >= "2010-05-20")).toEqual(
+        [],
+      );
+      expect(read("SPX", bars.slice(0, i + 3)).events.some((e) => e.type === "ST" && e.date === "2010-05-25")).toBe(
+        true,
+      );
+      // Without the undercut variant the bar is no ST.
+      const off = read("SPX", bars, { stUndercutMax: 0 });
+      expect(off.events.filter((e) => e.type === "ST" && barsBetween(bars, e.date, "2010-05-25") <= 5)).toEqual([]);
+    },
+  );
+
+  it(
+    "reads a test on climax-like volume but half the climax's spread as an ST (S&P 2011-09-22, 2016-02-11)",
+    { timeout: 60_000 },
+    () => {
+      // 2011-09-22: −3.2% to 1114.2, 1.2% above the 08-09 SC low, on 1.04× the volume of the climax
+      // cluster's heaviest bar but half its spread. 2016-02-11: 1810.1 at the 01-20 SC low on 0.86×
+      // the climax's volume and 0.39× its spread. Effort without result: supply was absorbed.
+      for (const [date, sc] of [
+        ["2011-09-22", 1101.5],
+        ["2016-02-11", 1812.3],
+      ] as const) {
+        const bars = around("SPX", date, 1000, 5);
+        const a = read("SPX", bars);
+        const st = a.events.filter((e) => e.type === "ST" && e.date === date);
+        expect(st.length, `${date}: ${trail(a)}`).toBe(1);
+        expect(Math.abs((st[0]?.price ?? 0) / sc - 1)).toBeLessThanOrEqual(0.02);
+        expect(st[0]?.reasons[1]).toMatch(/of its spread .*effort without result/);
+        const off = read("SPX", bars, { stNarrowSr: 0 });
+        expect(off.events.filter((e) => e.type === "ST" && barsBetween(bars, e.date, date) <= 5)).toEqual([]);
+      }
+    },
+  );
+});
