@@ -66,6 +66,7 @@ export const VARIANT_WORDS: Words = {
   down: { zh: "向下", en: "down" },
   weakClose: { zh: "弱收", en: "weak close" },
   undercut: { zh: "下破后收回", en: "undercut" },
+  afterSpring: { zh: "春季之后", en: "after the Spring" },
 };
 
 /** `key` from `words` in `lang`; an unknown key as it came. */

@@ -149,6 +149,41 @@ export function detectTest(ctx: ScanContext, st: Structure, t: number): RawEvent
   };
 }
 
+/**
+ * A later secondary test in phase C: after the Spring's own Test window (`testTo`), price that
+ * travelled away from support comes back to within `testBand` above the Spring low and holds it
+ * (a swing low closing in its upper half) on less volume than the climax: the lows tested again.
+ */
+export function detectSpringZoneST(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
+  const { s, p, scale } = ctx;
+  const i = t - 2;
+  if (st.trapIndex < 0 || i <= st.trapIndex + p.testTo || at(s.frozen, i) === 1) return null;
+  if (st.lastAwayIndex <= Math.max(st.lastStIndex, st.trapIndex) || st.lastAwayIndex >= i) return null;
+  const low = at(s.low, i);
+  const above = low / st.trapPrice - 1;
+  if (above < 0 || above > p.testBand * scale) return null;
+  const vol = at(s.volume, i);
+  if (!(vol <= p.stMaxVolShare * st.climaxVol) || at(s.cp, i) < 0.5 || !isSwingLow(s, i, 3, 2)) return null;
+  const volShare = vol / st.climaxVol;
+  return {
+    type: "ST",
+    index: i,
+    confirmedAt: t,
+    price: low,
+    vr: at(s.vr, i),
+    variant: "afterSpring",
+    confidence: confidence(0.4, [
+      [0.3, margin(1 - volShare, 1 - p.stMaxVolShare, 0.6)],
+      [0.3, margin(p.testBand * scale - above, 0, p.testBand * scale)],
+    ]),
+    reasons: [
+      `back to ${fpct(above)} above the Spring low ${i - st.trapIndex} bars after it, after a rally away from support`,
+      `volume ${fpct(volShare)} of the SC volume (≤ ${fpct(p.stMaxVolShare)}), closed in the upper half (${at(s.cp, i).toFixed(2)})`,
+      "held: the next two lows were higher",
+    ],
+  };
+}
+
 /** SOS / JAC: a wide, high-volume bar closing ≥ 1% above resistance near its high. */
 export function detectSOS(ctx: ScanContext, st: Structure, t: number, afterSpring: boolean): RawEvent | null {
   const { s, p, scale } = ctx;

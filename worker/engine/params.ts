@@ -58,7 +58,7 @@ export interface EngineParams {
   springMinPen: number;
   springMaxPen: number;
   reclaimBars: number;
-  /** Test: window after the Spring and band above the Spring low. */
+  /** Test: window after the Spring and band above the Spring low (the band also bounds a later ST after the window). */
   testFrom: number;
   testTo: number;
   testBand: number;

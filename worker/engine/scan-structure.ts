@@ -5,7 +5,15 @@
  */
 import type { PhaseName } from "../contracts/analysis";
 import { arMinMove, climaxCandidate, climaxEvent, openStructure, preliminaryEvent, trackAr } from "./detect-climax";
-import { detectAccST, detectFollowSOS, detectLPS, detectSOS, detectSpring, detectTest } from "./detect-accumulation";
+import {
+  detectAccST,
+  detectFollowSOS,
+  detectLPS,
+  detectSOS,
+  detectSpring,
+  detectSpringZoneST,
+  detectTest,
+} from "./detect-accumulation";
 import { detectDistST, detectFollowSOW, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
 import { detectEVR } from "./detect-evr";
 import { trendRangeAt } from "./detect-trend-range";
@@ -314,6 +322,10 @@ function stepAccumulation(ctx: ScanContext, state: ScanState, st: Structure, t: 
   }
   if (st.trapIndex >= 0 && !st.testDone && !st.trapFailed && (state.phase === "ACC_C" || state.phase === "ACC_D")) {
     if (push(state, detectTest(ctx, st, t))) st.testDone = true;
+  }
+  if (state.phase === "ACC_C" && !st.trapFailed && st.breakoutIndex < 0) {
+    const ev = detectSpringZoneST(ctx, st, t);
+    if (push(state, ev)) st.lastStIndex = ev.index;
   }
   if ((state.phase === "ACC_B" || state.phase === "ACC_C") && st.breakoutIndex < 0) {
     const ev = detectSOS(ctx, st, t, st.trapIndex >= 0);

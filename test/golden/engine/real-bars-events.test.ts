@@ -85,3 +85,30 @@ describe("secondary tests inside open structures on real bars", () => {
     },
   );
 });
+
+describe("secondary tests after the Spring on real bars", () => {
+  it(
+    "reads a return to the Spring low after its Test window as an ST (S&P 2003-03-12, 2010-08-27)",
+    { timeout: 60_000 },
+    () => {
+      // 2003-03-12: 788.9, 2.6% above the 2002-10-10 Spring low 768.6, five months later and after a
+      // rally to the upper half of the range, closed at the high on 0.58× the climax's volume.
+      // 2010-08-27: 1039.7, 1.1% above the 07-07 Spring low, closed at the high on 0.39× of it.
+      for (const [date, spring] of [
+        ["2003-03-12", "2002-10-10"],
+        ["2010-08-27", "2010-07-07"],
+      ] as const) {
+        const bars = around("SPX", date, 1000, 5);
+        const a = read("SPX", bars);
+        const sp = a.events.find((e) => e.type === "Spring" && barsBetween(bars, e.date, spring) <= 5);
+        const st = a.events.filter((e) => e.type === "ST" && e.date === date);
+        expect(st.length, `${date}: ${trail(a)}`).toBe(1);
+        expect(st[0]?.variant).toBe("afterSpring");
+        expect(st[0]?.price ?? 0).toBeGreaterThanOrEqual(sp?.price ?? Number.POSITIVE_INFINITY);
+        expect((st[0]?.price ?? 0) / (sp?.price ?? 1) - 1).toBeLessThanOrEqual(0.03);
+        // Phase C stays phase C: the test changes no phase.
+        expect(a.phase.name, date).toBe("ACC_C");
+      }
+    },
+  );
+});
