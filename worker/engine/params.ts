@@ -162,11 +162,13 @@ export const DEFAULT_PARAMS: EngineParams = {
   stBand: 0.02,
   stMaxVolShare: 0.8,
   stWindow: 40,
-  // The zone is the 35% of the range the scan already treats as "not yet away" from the climax side;
-  // real suite: ST .17/.60 → .22/.67 (SSE 2008-12-31, 9% above the SC low on 0.51×), nothing else
-  // moves. The distribution mirror is off (0): at tops it read lower highs in downtrends as tests
-  // and moved 13 readings to the wrong side.
-  stZone: 0.35,
+  // The zone was the 35% of the range the scan treats as "not yet away" from the climax side (real
+  // suite ST .17/.60 → .22/.67: SSE 2008-12-31, 9% above the SC low on 0.51×). 0.45, with the tests
+  // replayed when a late AR confirms: ST .435/.750 → .478/.769 (SSE 2018-11-30, 42% up the range on
+  // 0.75×); 0.5 adds an unmatched one (SSE 2018-12-10, 50% up). The distribution mirror is off (0):
+  // with 13 wrong-side readings it was turned off; re-measured at 1 wrong side it changes no real
+  // figure, so it stays off.
+  stZone: 0.45,
   stZoneVr: 0.8,
   stZoneDist: 0,
   // Real suite: ST .217/.667 → .261/.714 (S&P 2010-05-25, 2.3% under the flash-crash low 13 bars

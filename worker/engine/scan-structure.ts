@@ -449,6 +449,32 @@ function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
     );
 }
 
+/**
+ * The AR is known only when the reaction is over, up to `arTrackBars` bars after the climax or later
+ * by a reversal: a test of the climax between the AR and that bar becomes knowable with it. Replays
+ * the ST detector over those bars (each read as it was, with its two bars after it), confirmed at t.
+ */
+function catchUpTests(ctx: ScanContext, state: ScanState, st: Structure, t: number): void {
+  const { s } = ctx;
+  const acc = st.side === "acc";
+  const span = st.resistance - st.support;
+  for (let u = st.arIndex + 3; u <= t; u++) {
+    const j = u - 3;
+    if (
+      j > st.arIndex &&
+      (acc ? at(s.high, j) >= st.support + 0.35 * span : at(s.low, j) <= st.resistance - 0.35 * span)
+    )
+      st.lastAwayIndex = j;
+    const ev = acc ? detectAccST(ctx, st, u) : detectDistST(ctx, st, u);
+    if (!ev) continue;
+    ev.confirmedAt = t;
+    push(state, ev);
+    st.stCount++;
+    st.lastStIndex = ev.index;
+    setPhase(state, acc ? "ACC_B" : "DIST_B", ev.index, t, "secondary test");
+  }
+}
+
 /** One bar of the scan. */
 function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: number): void {
   const st = state.structure;
@@ -466,7 +492,7 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
       closeStructure(state, t, "failed");
       return;
     }
-    push(state, trackAr(ctx, st, t));
+    if (push(state, trackAr(ctx, st, t))) catchUpTests(ctx, state, st, t);
     return;
   }
   if (stepSupersede(ctx, state, st, t) || stepFailure(ctx, state, st, t) || stepExit(ctx, state, st, t)) return;

@@ -112,3 +112,32 @@ describe("secondary tests after the Spring on real bars", () => {
     },
   );
 });
+
+describe("tests of the climax that the AR's late confirmation makes knowable", () => {
+  it(
+    "reads the 2018-11-30 pullback as an ST once the AR of 2018-11-19 confirms (SSE Composite)",
+    { timeout: 60_000 },
+    () => {
+      // SC 2449.2 on 2018-10-19; the rally peaked at 2703.5 on 11-19 (the AR), but the reaction was
+      // known to be over only on 12-17 (a one-ATR reversal after the 40-bar tracking window). The
+      // 11-30 pullback low 2555.3, 42% up the range on 0.75× its 20-bar volume and 0.42× the climax's
+      // spread, closed at the high: an ST dated 11-30, knowable on 12-17 and not before.
+      const all = loadRealBars("000001.sh");
+      const conf = indexOnOrAfter(all, "2018-12-17");
+      const bars = all.slice(conf - 1000, conf + 6);
+      const a = read("000001.sh", bars);
+      const ar = a.events.find((e) => e.type === "AR" && e.date === "2018-11-19");
+      const st = a.events.filter((e) => e.type === "ST" && e.date >= "2018-11-20" && e.date <= "2018-12-17");
+      expect(ar?.confirmedAt, trail(a)).toBe("2018-12-17");
+      expect(
+        st.map((e) => `${e.date} ${e.confirmedAt}`),
+        trail(a),
+      ).toEqual(["2018-11-30 2018-12-17"]);
+      const before = read("000001.sh", all.slice(conf - 1000, conf));
+      expect(before.events.filter((e) => e.type === "ST" && e.date >= "2018-11-20")).toEqual([]);
+      // The zone of the range a higher-low test may sit in: at 35% (the earlier bound) it is no ST.
+      const narrow = read("000001.sh", bars, { stZone: 0.35 });
+      expect(narrow.events.filter((e) => e.type === "ST" && e.date === "2018-11-30")).toEqual([]);
+    },
+  );
+});
