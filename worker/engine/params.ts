@@ -180,7 +180,10 @@ export const DEFAULT_PARAMS: EngineParams = {
   stNarrowVolShare: 1.2,
   stNarrowSr: 0.6,
   springMinBarsAfterAr: 15,
-  springMinPen: 0.005,
+  // 0.5% (WyckoffAgent's S·0.995) → 0.3%: real Spring/UTAD .60/.60 → .80/.667 (SSE 2019-01-04, 0.34%
+  // under the SC low, a wide reversal closing at the high); 0.2% reads the same; ST, SOS/SOW, wrong
+  // side and the synthetic goals do not move (the minimum also bounds UT and the ST's "at the low").
+  springMinPen: 0.003,
   springMaxPen: 0.05,
   reclaimBars: 2,
   testFrom: 3,

@@ -141,3 +141,26 @@ describe("tests of the climax that the AR's late confirmation makes knowable", (
     },
   );
 });
+
+describe("springs on real bars", () => {
+  it(
+    "reads a shallow undercut of the SC low with a wide reversal as a Spring (SSE 2019-01-04)",
+    { timeout: 60_000 },
+    () => {
+      // 2440.9 on 2019-01-04, 0.34% under the 2018-10-19 SC low 2449.2, on 1.39× volume and 2.37× the
+      // 20-bar spread, closed at the high (cp 0.99): supply ran stops under the low and was absorbed.
+      const bars = around("000001.sh", "2019-01-04", 1000, 10);
+      const a = read("000001.sh", bars);
+      const sp = a.events.filter((e) => e.type === "Spring" && e.date >= "2018-10-20");
+      expect(
+        sp.map((e) => e.date),
+        trail(a),
+      ).toEqual(["2019-01-04"]);
+      expect(sp[0]?.reasons[0]).toMatch(/^dipped 0\.3% below support/);
+      expect(a.phase.name).toBe("ACC_C");
+      // At the former 0.5% minimum the dip is no Spring.
+      const off = read("000001.sh", bars, { springMinPen: 0.005 });
+      expect(off.events.filter((e) => e.type === "Spring" && e.date >= "2018-10-20")).toEqual([]);
+    },
+  );
+});
