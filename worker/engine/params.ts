@@ -141,6 +141,12 @@ export interface EngineParams {
   clusterAfterDepth: number;
   /** A trend reaction whose mean volume exceeds the prior leg's by this factor flips the side. */
   heavyReaction: number;
+  /**
+   * A markup (markdown) outside a structure ends at a reaction (rally) from its extreme close of at
+   * least `trendEndDepth` (× board scale) and `trendEndAtr` ATR: NONE, the trend paused or turned.
+   */
+  trendEndDepth: number;
+  trendEndAtr: number;
   /** Phase FSM: consecutive closes beyond the range for D→E and E→MARKUP; failure margin. */
   phaseEBars: number;
   markupBars: number;
@@ -235,6 +241,12 @@ export const DEFAULT_PARAMS: EngineParams = {
   clusterAfterBars: 1,
   clusterAfterDepth: 1.5,
   heavyReaction: 1.15,
+  // Was the re-accumulation depth (6%, 2.5 ATR). Reading MARKUP at a top is the worse error, a NONE
+  // in a pausing trend the mild one: at 4% / 1.5 ATR the SSE 2007-10-16 top reads NONE from +3 (a
+  // 4.5% reaction, 1.5 ATR) — wrong side 1 → 0 of 403; nothing else on the real suite or the synthetic
+  // goals moves. At the edge: 5% or 2 ATR leave that reading at MARKUP.
+  trendEndDepth: 0.04,
+  trendEndAtr: 1.5,
   phaseEBars: 10,
   markupBars: 20,
   failMargin: 0.05,

@@ -429,7 +429,7 @@ function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
     );
     return;
   }
-  // A reaction as deep as a trend range's (re-accumulation depth) also ends it: the trend paused or turned.
+  // A reaction of `trendEndDepth` and `trendEndAtr` ATR from the extreme close also ends it: the trend paused or turned.
   let ext = state.trendExtreme;
   if (Number.isNaN(ext)) {
     ext = c;
@@ -439,7 +439,7 @@ function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
   ext = up ? Math.max(ext, c) : Math.min(ext, c);
   state.trendExtreme = ext;
   const depth = up ? 1 - c / ext : c / ext - 1;
-  if (depth >= Math.max(p.reMinDepth * scale, 2.5 * atrPctAt(s, t)))
+  if (depth >= Math.max(p.trendEndDepth * scale, p.trendEndAtr * atrPctAt(s, t)))
     setPhase(
       state,
       "NONE",

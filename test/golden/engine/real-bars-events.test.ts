@@ -164,3 +164,18 @@ describe("springs on real bars", () => {
     },
   );
 });
+
+describe("a markup outside a structure ends at the first real reaction on real bars", () => {
+  it("reads no markup three bars after the SSE 2007-10-16 top (a 4.5% reaction, 1.5 ATR)", { timeout: 60_000 }, () => {
+    // The distribution of the September high failed upward on 2007-10-09 (MARKUP); the top came on
+    // 10-16 (6124) and by 10-19 the close was 4.5% under the 10-16 close, 1.5 ATR: the trend paused.
+    const all = loadRealBars("000001.sh");
+    const top = indexOnOrAfter(all, "2007-10-16");
+    const at = (k: number, params?: Partial<EngineParams>) =>
+      read("000001.sh", all.slice(top + k + 1 - 1200, top + k + 1), params).phase.name;
+    expect(at(0)).toBe("MARKUP");
+    for (let k = 3; k <= 15; k++) expect(at(k), `+${k}`).not.toMatch(/^ACC_|^MARKUP$/);
+    // At the former end of a markup (the re-accumulation depth: 6%, 2.5 ATR) it still read MARKUP.
+    expect(at(3, { trendEndDepth: 0.06, trendEndAtr: 2.5 })).toBe("MARKUP");
+  });
+});

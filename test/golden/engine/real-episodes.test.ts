@@ -20,8 +20,8 @@ const REAL_FLOORS: Record<Group, { recall: number; precision: number }> = {
   "Spring/UTAD": { recall: 0.8, precision: 0.66 },
   "SOS/SOW": { recall: 0.34, precision: 0.8 },
 };
-/** Most wrong-side phases allowed at labelled tops and bottoms (lower only; 234 before issue 15, 91 after its first pass, 27 before ranges failed at half their height, 14 before the 120-bar context test of a re-accumulation). */
-const SIDE_VIOLATIONS_MAX = 1;
+/** Most wrong-side phases allowed at labelled tops and bottoms (lower only; 234 before issue 15, 91 after its first pass, 27 before ranges failed at half their height, 14 before the 120-bar context test of a re-accumulation, 1 before a markup ended at a 4% / 1.5 ATR reaction). */
+const SIDE_VIOLATIONS_MAX = 0;
 /** Held-out synthetic floor per goal type. */
 const SYNTH_FLOOR = 0.9;
 
