@@ -55,7 +55,14 @@ const BELOW: ReadonlySet<EventType> = new Set(["PS", "SC", "ST", "Spring", "Test
  */
 export function variantText(variant: string, lang: "zh" | "en" = "en"): string {
   if (lang !== "zh") return variant;
-  const zh: Record<string, string> = { exit: "离区", absorption: "吸收", markup: "续涨", markdown: "续跌" };
+  const zh: Record<string, string> = {
+    exit: "离区",
+    absorption: "吸收",
+    markup: "续涨",
+    markdown: "续跌",
+    undercut: "下破收回",
+    afterSpring: "春后",
+  };
   return zh[variant] ?? variant;
 }
 

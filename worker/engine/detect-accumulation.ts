@@ -46,7 +46,7 @@ export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEven
     confirmedAt: t,
     price: low,
     vr: at(s.vr, i),
-    variant: under ? "undercut" : undefined,
+    ...(under ? { variant: "undercut" } : {}),
     confidence: confidence(0.4, [
       [0.3, margin(1 - volShare, 1 - p.stMaxVolShare, 0.6)],
       [0.3, margin(p.stBand * scale - dist, 0, p.stBand * scale)],

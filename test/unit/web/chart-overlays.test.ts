@@ -107,7 +107,7 @@ describe("chartOverlays", () => {
       for (const m of readFileSync(path.join(engine, file), "utf8").matchAll(/variant: *"([^"]+)"/g))
         variants.add(m[1] ?? "");
     }
-    expect([...variants].sort()).toEqual(["absorption", "exit", "markdown", "markup"]);
+    expect([...variants].sort()).toEqual(["absorption", "afterSpring", "exit", "markdown", "markup", "undercut"]);
     for (const v of variants) expect(variantText(v, "zh"), v).not.toBe(v);
     expect(variantText("markup", "zh")).toBe("续涨");
     expect(variantText("markdown", "zh")).toBe("续跌");
