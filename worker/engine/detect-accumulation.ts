@@ -73,8 +73,9 @@ function springType(vr: number, sr: number, penAtr: number): "#1" | "#2" | "#3" 
 }
 
 /**
- * Spring: a dip below support by 0.5%…min(5%, 2 ATR) at least 15 bars after the AR, reclaimed
- * (close ≥ support with close position ≥ 0.5) on the same bar or within 2 bars.
+ * Spring: a dip below support by 0.3%…min(5%, 2 ATR) at least 15 bars after the AR, reclaimed
+ * (close ≥ support with close position ≥ 0.5) on the same bar or within 2 bars; a #2 needs a spread
+ * of at least `spring2MinSr`.
  */
 export function detectSpring(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
   const { s, p, scale } = ctx;
@@ -97,6 +98,9 @@ export function detectSpring(ctx: ScanContext, st: Structure, t: number): RawEve
   const candPen = (S - cand.price) / S;
   const penAtr = (S - cand.price) / at(s.atr, k);
   const type = springType(vr, sr, penAtr);
+  // A #2 Spring shows "good spread and volume" (wyckoffsmi): a dip on a narrow bar that is not a #3's
+  // dry one (average volume, spread under `spring2MinSr`) is neither a shakeout nor a test of no supply.
+  if (type === "#2" && sr < p.spring2MinSr) return null;
   st.trapIndex = k;
   st.trapPrice = cand.price;
   st.trapVol = at(s.volume, k);

@@ -143,6 +143,21 @@ describe("tests of the climax that the AR's late confirmation makes knowable", (
 });
 
 describe("springs on real bars", () => {
+  it("reads no Spring in a dip on a narrow bar and average volume (S&P 2002-07-03)", { timeout: 60_000 }, () => {
+    // The 2001–02 range (support 944.8): on 2002-07-03 the low 934.9 dipped 1.0% under it on 1.00×
+    // the 20-bar volume and 0.90× the spread and closed at the high; a week later price broke down
+    // through the range. Neither a shakeout (#1/#2: wide spread) nor a test of no supply (#3: dry volume).
+    const bars = around("SPX", "2002-07-03", 1000, 4);
+    const a = read("SPX", bars);
+    const dip = (x: AnalyzeResult) =>
+      x.events.filter((e) => e.type === "Spring" && barsBetween(bars, e.date, "2002-07-03") <= 2);
+    expect(dip(a), trail(a)).toEqual([]);
+    expect(a.phase.name).not.toBe("ACC_C");
+    // Without the #2 spread minimum it read a #2 Spring.
+    const off = read("SPX", bars, { spring2MinSr: 0 });
+    expect(dip(off).map((e) => e.variant)).toEqual(["#2"]);
+  });
+
   it(
     "reads a shallow undercut of the SC low with a wide reversal as a Spring (SSE 2019-01-04)",
     { timeout: 60_000 },
