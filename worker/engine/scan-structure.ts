@@ -449,22 +449,24 @@ function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
     );
 }
 
+/** Marks bar j (after the AR) when it travelled ≥ 35% of the range away from the climax side (separates STs). */
+function markAway(ctx: ScanContext, st: Structure, j: number): void {
+  if (j <= st.arIndex) return;
+  const { s } = ctx;
+  const span = st.resistance - st.support;
+  if (st.side === "acc" ? at(s.high, j) >= st.support + 0.35 * span : at(s.low, j) <= st.resistance - 0.35 * span)
+    st.lastAwayIndex = j;
+}
+
 /**
  * The AR is known only when the reaction is over, up to `arTrackBars` bars after the climax or later
  * by a reversal: a test of the climax between the AR and that bar becomes knowable with it. Replays
  * the ST detector over those bars (each read as it was, with its two bars after it), confirmed at t.
  */
 function catchUpTests(ctx: ScanContext, state: ScanState, st: Structure, t: number): void {
-  const { s } = ctx;
   const acc = st.side === "acc";
-  const span = st.resistance - st.support;
   for (let u = st.arIndex + 3; u <= t; u++) {
-    const j = u - 3;
-    if (
-      j > st.arIndex &&
-      (acc ? at(s.high, j) >= st.support + 0.35 * span : at(s.low, j) <= st.resistance - 0.35 * span)
-    )
-      st.lastAwayIndex = j;
+    markAway(ctx, st, u - 3);
     const ev = acc ? detectAccST(ctx, st, u) : detectDistST(ctx, st, u);
     if (!ev) continue;
     ev.confirmedAt = t;
@@ -498,12 +500,7 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
   if (stepSupersede(ctx, state, st, t) || stepFailure(ctx, state, st, t) || stepExit(ctx, state, st, t)) return;
   widen(ctx, st, tracker.pivots[tracker.pivots.length - 1], t);
   // Mark bars that travelled away from the climax side; judged one bar behind the ST lag.
-  const j = t - 3;
-  if (j > st.arIndex) {
-    const span = st.resistance - st.support;
-    if (acc ? at(s.high, j) >= st.support + 0.35 * span : at(s.low, j) <= st.resistance - 0.35 * span)
-      st.lastAwayIndex = j;
-  }
+  markAway(ctx, st, t - 3);
   if (acc) stepAccumulation(ctx, state, st, t);
   else stepDistribution(ctx, state, st, t);
   const open = state.structure;
