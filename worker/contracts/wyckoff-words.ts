@@ -65,6 +65,8 @@ export const VARIANT_WORDS: Words = {
   supply: { zh: "供应", en: "supply" },
   down: { zh: "向下", en: "down" },
   weakClose: { zh: "弱收", en: "weak close" },
+  undercut: { zh: "下破后收回", en: "undercut" },
+  afterSpring: { zh: "弹簧之后", en: "after the Spring" },
 };
 
 /** Market-data sources (`SourceName` in `contracts/market.ts`), as a provenance line names them. */

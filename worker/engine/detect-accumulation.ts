@@ -8,7 +8,14 @@ import { medianFast } from "./rolling";
 import { atrPctAt, confidence, fpct, fx, isSwingLow, margin } from "./event-util";
 import type { RawEvent, ScanContext, Structure } from "./structure-types";
 
-/** Secondary test of the SC, judged at bar t−2 (a swing low needs two higher lows after it). */
+/**
+ * Secondary test of the SC, judged at bar t−2 (a swing low needs two higher lows after it): a return
+ * to the SC low (within `stBand`), a higher low in the lower `stZone` of the range on dry volume, or,
+ * before phase C can begin (`springMinBarsAfterAr`), an undercut of support by at most `stUndercutMax`
+ * (and 2 ATR) that closes back above it — too early for a Spring, the test of a climax still being
+ * absorbed. Volume is lighter than the climax's (`stMaxVolShare`), or no heavier than `stNarrowVolShare`
+ * of it on a spread at most `stNarrowSr` of the climax's: effort with no result.
+ */
 export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
   const { s, p, scale } = ctx;
   const i = t - 2;
@@ -16,14 +23,22 @@ export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEven
   if (st.lastAwayIndex <= st.lastStIndex || st.lastAwayIndex >= i) return null;
   const low = at(s.low, i);
   const dist = Math.abs(low - st.climaxPrice) / st.climaxPrice;
-  if (low <= st.support * (1 - p.springMinPen * scale)) return null;
-  const higher = dist > p.stBand * scale;
+  const pen = (st.support - low) / st.support;
+  const under = pen >= p.springMinPen * scale;
+  if (under) {
+    const early = i < st.arIndex + p.springMinBarsAfterAr;
+    const maxPen = Math.min(p.stUndercutMax * scale, 2 * atrPctAt(s, i));
+    if (!early || pen > maxPen || at(s.close, i) < st.support) return null;
+  }
+  const higher = !under && dist > p.stBand * scale;
   if (higher && !(low > st.climaxPrice && low - st.climaxPrice <= p.stZone * (st.resistance - st.support))) return null;
   const vol = at(s.volume, i);
   const sr = at(s.sr, i);
-  if (vol > p.stMaxVolShare * st.climaxVol || !(sr < st.climaxSr)) return null;
+  const light = vol <= p.stMaxVolShare * st.climaxVol;
+  const narrow = vol <= p.stNarrowVolShare * st.climaxVol && sr <= p.stNarrowSr * st.climaxSr;
+  if (!(light || narrow) || !(sr < st.climaxSr)) return null;
   if (higher && !(at(s.vr, i) <= p.stZoneVr)) return null;
-  if (at(s.close, i) < st.climaxPrice * 0.99 || !isSwingLow(s, i, 3, 2)) return null;
+  if ((!under && at(s.close, i) < st.climaxPrice * 0.99) || !isSwingLow(s, i, 3, 2)) return null;
   const volShare = vol / st.climaxVol;
   return {
     type: "ST",
@@ -31,15 +46,20 @@ export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEven
     confirmedAt: t,
     price: low,
     vr: at(s.vr, i),
+    ...(under ? { variant: "undercut" } : {}),
     confidence: confidence(0.4, [
       [0.3, margin(1 - volShare, 1 - p.stMaxVolShare, 0.6)],
       [0.3, margin(p.stBand * scale - dist, 0, p.stBand * scale)],
     ]),
     reasons: [
-      higher
-        ? `higher low ${fpct(dist)} above the SC low, in the lower ${fpct(p.stZone)} of the range`
-        : `low within ${fpct(dist)} of the SC low (≤ ${fpct(p.stBand * scale)})`,
-      `volume ${fpct(volShare)} of the SC volume (≤ ${fpct(p.stMaxVolShare)})${higher ? `, ${fx(at(s.vr, i))} the 20-bar average` : ""}, narrower spread`,
+      under
+        ? `undercut support by ${fpct(pen)} ${i - st.arIndex} bars after the AR (before phase C) and closed back above it`
+        : higher
+          ? `higher low ${fpct(dist)} above the SC low, in the lower ${fpct(p.stZone)} of the range`
+          : `low within ${fpct(dist)} of the SC low (≤ ${fpct(p.stBand * scale)})`,
+      light
+        ? `volume ${fpct(volShare)} of the SC volume (≤ ${fpct(p.stMaxVolShare)})${higher ? `, ${fx(at(s.vr, i))} the 20-bar average` : ""}, narrower spread`
+        : `volume ${fpct(volShare)} of the SC volume on ${fpct(sr / st.climaxSr)} of its spread (≤ ${fpct(p.stNarrowSr)}): effort without result`,
       "held: the next two lows were higher",
     ],
   };
@@ -53,8 +73,9 @@ function springType(vr: number, sr: number, penAtr: number): "#1" | "#2" | "#3" 
 }
 
 /**
- * Spring: a dip below support by 0.5%…min(5%, 2 ATR) at least 15 bars after the AR, reclaimed
- * (close ≥ support with close position ≥ 0.5) on the same bar or within 2 bars.
+ * Spring: a dip below support by 0.3%…min(5%, 2 ATR) at least 15 bars after the AR, reclaimed
+ * (close ≥ support with close position ≥ 0.5) on the same bar or within 2 bars; a #2 needs a spread
+ * of at least `spring2MinSr`.
  */
 export function detectSpring(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
   const { s, p, scale } = ctx;
@@ -77,6 +98,9 @@ export function detectSpring(ctx: ScanContext, st: Structure, t: number): RawEve
   const candPen = (S - cand.price) / S;
   const penAtr = (S - cand.price) / at(s.atr, k);
   const type = springType(vr, sr, penAtr);
+  // A #2 Spring shows "good spread and volume" (wyckoffsmi): a dip on a narrow bar that is not a #3's
+  // dry one (average volume, spread under `spring2MinSr`) is neither a shakeout nor a test of no supply.
+  if (type === "#2" && sr < p.spring2MinSr) return null;
   st.trapIndex = k;
   st.trapPrice = cand.price;
   st.trapVol = at(s.volume, k);
@@ -125,6 +149,41 @@ export function detectTest(ctx: ScanContext, st: Structure, t: number): RawEvent
       `higher low ${fpct(low / st.trapPrice - 1)} above the Spring low, ${i - st.trapIndex} bars later`,
       `volume ${fpct(vol / st.trapVol)} of the Spring's (${fx(vr)} average)`,
       `closed off the low (close position ${at(s.cp, i).toFixed(2)})`,
+    ],
+  };
+}
+
+/**
+ * A later secondary test in phase C: after the Spring's own Test window (`testTo`), price that
+ * travelled away from support comes back to within `testBand` above the Spring low and holds it
+ * (a swing low closing in its upper half) on less volume than the climax: the lows tested again.
+ */
+export function detectSpringZoneST(ctx: ScanContext, st: Structure, t: number): RawEvent | null {
+  const { s, p, scale } = ctx;
+  const i = t - 2;
+  if (st.trapIndex < 0 || i <= st.trapIndex + p.testTo || at(s.frozen, i) === 1) return null;
+  if (st.lastAwayIndex <= Math.max(st.lastStIndex, st.trapIndex) || st.lastAwayIndex >= i) return null;
+  const low = at(s.low, i);
+  const above = low / st.trapPrice - 1;
+  if (above < 0 || above > p.testBand * scale) return null;
+  const vol = at(s.volume, i);
+  if (!(vol <= p.stMaxVolShare * st.climaxVol) || at(s.cp, i) < 0.5 || !isSwingLow(s, i, 3, 2)) return null;
+  const volShare = vol / st.climaxVol;
+  return {
+    type: "ST",
+    index: i,
+    confirmedAt: t,
+    price: low,
+    vr: at(s.vr, i),
+    variant: "afterSpring",
+    confidence: confidence(0.4, [
+      [0.3, margin(1 - volShare, 1 - p.stMaxVolShare, 0.6)],
+      [0.3, margin(p.testBand * scale - above, 0, p.testBand * scale)],
+    ]),
+    reasons: [
+      `back to ${fpct(above)} above the Spring low ${i - st.trapIndex} bars after it, after a rally away from support`,
+      `volume ${fpct(volShare)} of the SC volume (≤ ${fpct(p.stMaxVolShare)}), closed in the upper half (${at(s.cp, i).toFixed(2)})`,
+      "held: the next two lows were higher",
     ],
   };
 }

@@ -5,7 +5,15 @@
  */
 import type { PhaseName } from "../contracts/analysis";
 import { arMinMove, climaxCandidate, climaxEvent, openStructure, preliminaryEvent, trackAr } from "./detect-climax";
-import { detectAccST, detectFollowSOS, detectLPS, detectSOS, detectSpring, detectTest } from "./detect-accumulation";
+import {
+  detectAccST,
+  detectFollowSOS,
+  detectLPS,
+  detectSOS,
+  detectSpring,
+  detectSpringZoneST,
+  detectTest,
+} from "./detect-accumulation";
 import { detectDistST, detectFollowSOW, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
 import { detectEVR } from "./detect-evr";
 import { trendRangeAt } from "./detect-trend-range";
@@ -315,6 +323,10 @@ function stepAccumulation(ctx: ScanContext, state: ScanState, st: Structure, t: 
   if (st.trapIndex >= 0 && !st.testDone && !st.trapFailed && (state.phase === "ACC_C" || state.phase === "ACC_D")) {
     if (push(state, detectTest(ctx, st, t))) st.testDone = true;
   }
+  if (state.phase === "ACC_C" && !st.trapFailed && st.breakoutIndex < 0) {
+    const ev = detectSpringZoneST(ctx, st, t);
+    if (push(state, ev)) st.lastStIndex = ev.index;
+  }
   if ((state.phase === "ACC_B" || state.phase === "ACC_C") && st.breakoutIndex < 0) {
     const ev = detectSOS(ctx, st, t, st.trapIndex >= 0);
     if (push(state, ev)) {
@@ -417,7 +429,7 @@ function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
     );
     return;
   }
-  // A reaction as deep as a trend range's (re-accumulation depth) also ends it: the trend paused or turned.
+  // A reaction of `trendEndDepth` and `trendEndAtr` ATR from the extreme close also ends it: the trend paused or turned.
   let ext = state.trendExtreme;
   if (Number.isNaN(ext)) {
     ext = c;
@@ -427,7 +439,7 @@ function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
   ext = up ? Math.max(ext, c) : Math.min(ext, c);
   state.trendExtreme = ext;
   const depth = up ? 1 - c / ext : c / ext - 1;
-  if (depth >= Math.max(p.reMinDepth * scale, 2.5 * atrPctAt(s, t)))
+  if (depth >= Math.max(p.trendEndDepth * scale, p.trendEndAtr * atrPctAt(s, t)))
     setPhase(
       state,
       "NONE",
@@ -435,6 +447,34 @@ function stepTrendEnd(ctx: ScanContext, state: ScanState, t: number): void {
       t,
       `the ${up ? "markup" : "markdown"} ended: a ${fpct(depth)} ${up ? "reaction" : "rally"} from its extreme close`,
     );
+}
+
+/** Marks bar j (after the AR) when it travelled ≥ 35% of the range away from the climax side (separates STs). */
+function markAway(ctx: ScanContext, st: Structure, j: number): void {
+  if (j <= st.arIndex) return;
+  const { s } = ctx;
+  const span = st.resistance - st.support;
+  if (st.side === "acc" ? at(s.high, j) >= st.support + 0.35 * span : at(s.low, j) <= st.resistance - 0.35 * span)
+    st.lastAwayIndex = j;
+}
+
+/**
+ * The AR is known only when the reaction is over, up to `arTrackBars` bars after the climax or later
+ * by a reversal: a test of the climax between the AR and that bar becomes knowable with it. Replays
+ * the ST detector over those bars (each read as it was, with its two bars after it), confirmed at t.
+ */
+function catchUpTests(ctx: ScanContext, state: ScanState, st: Structure, t: number): void {
+  const acc = st.side === "acc";
+  for (let u = st.arIndex + 3; u <= t; u++) {
+    markAway(ctx, st, u - 3);
+    const ev = acc ? detectAccST(ctx, st, u) : detectDistST(ctx, st, u);
+    if (!ev) continue;
+    ev.confirmedAt = t;
+    push(state, ev);
+    st.stCount++;
+    st.lastStIndex = ev.index;
+    setPhase(state, acc ? "ACC_B" : "DIST_B", ev.index, t, "secondary test");
+  }
 }
 
 /** One bar of the scan. */
@@ -454,18 +494,13 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
       closeStructure(state, t, "failed");
       return;
     }
-    push(state, trackAr(ctx, st, t));
+    if (push(state, trackAr(ctx, st, t))) catchUpTests(ctx, state, st, t);
     return;
   }
   if (stepSupersede(ctx, state, st, t) || stepFailure(ctx, state, st, t) || stepExit(ctx, state, st, t)) return;
   widen(ctx, st, tracker.pivots[tracker.pivots.length - 1], t);
   // Mark bars that travelled away from the climax side; judged one bar behind the ST lag.
-  const j = t - 3;
-  if (j > st.arIndex) {
-    const span = st.resistance - st.support;
-    if (acc ? at(s.high, j) >= st.support + 0.35 * span : at(s.low, j) <= st.resistance - 0.35 * span)
-      st.lastAwayIndex = j;
-  }
+  markAway(ctx, st, t - 3);
   if (acc) stepAccumulation(ctx, state, st, t);
   else stepDistribution(ctx, state, st, t);
   const open = state.structure;

@@ -108,7 +108,17 @@ describe("chartOverlays", () => {
       for (const m of readFileSync(path.join(engine, file), "utf8").matchAll(/variant(?: *:|\s*=) *"([^"]+)"/g))
         variants.add(m[1] ?? "");
     }
-    expect([...variants].sort()).toEqual(["absorption", "down", "exit", "markdown", "markup", "supply", "weakClose"]);
+    expect([...variants].sort()).toEqual([
+      "absorption",
+      "afterSpring",
+      "down",
+      "exit",
+      "markdown",
+      "markup",
+      "supply",
+      "undercut",
+      "weakClose",
+    ]);
     for (const v of variants) expect(variantText(v, "zh"), v).toMatch(/[\u4e00-\u9fff]/);
     expect(variantText("markup", "zh")).toBe("上涨段");
     expect(variantText("weakClose", "zh")).toBe("弱收");
