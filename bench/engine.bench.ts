@@ -6,11 +6,6 @@
  * over a synthetic 5,300-symbol × 320-bar universe held as bars (no chunk decode, no RPS, no L3, no
  * reduce: bench/background.bench.ts times the whole funnel) in one isolate (CPU ms). Reported, not asserted.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import type { Bar } from "../worker/contracts/analysis";
 import { analyze } from "../worker/engine/analyze";
@@ -21,6 +16,7 @@ import { createRng, gauss, type Rng, uniform } from "../worker/engine/sim/rng";
 import { generateSchematic } from "../worker/engine/sim/schematics";
 import { confirmTrigger, triggersAt } from "../worker/engine/triggers";
 import { indexOnOrAfter, loadRealBars } from "../test/support/real-bars";
+import { bundled } from "./support/bundle";
 import { record, timing } from "./support/record";
 
 function dates(n: number): string[] {
@@ -48,25 +44,9 @@ function walk(rng: Rng, days: readonly string[]): Bar[] {
   });
 }
 
-/**
- * analyze() from one esbuild bundle of worker/engine/analyze.ts, loaded from a temporary file: the
- * engine's modules inlined into one, as in the worker bundle, without the test runner's per-import
- * indirection (5× on this engine's small helpers).
- */
+/** analyze() from one esbuild bundle of worker/engine/analyze.ts (bench/support/bundle.ts). */
 async function bundledAnalyze(): Promise<typeof analyze> {
-  const dir = mkdtempSync(path.join(tmpdir(), "wyckoff-bench-"));
-  const file = path.join(dir, "analyze.mjs");
-  await build({
-    entryPoints: [path.resolve(import.meta.dirname, "../worker/engine/analyze.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    outfile: file,
-    logLevel: "warning",
-  });
-  const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { analyze: typeof analyze };
-  rmSync(dir, { recursive: true, force: true });
-  return mod.analyze;
+  return (await bundled<{ analyze: typeof analyze }>("worker/engine/analyze.ts")).analyze;
 }
 
 describe("engine benchmarks", () => {
