@@ -103,15 +103,18 @@ export function rpsRanksInto(values: ArrayLike<number>, n: number, out: Float64A
     const k = b >>> 31 === 1 ? ~b >>> 0 : (b | 0x80000000) >>> 0;
     key[m] = k;
     src[m++] = i;
-    counts[k & 2047]++;
-    counts[2048 + ((k >>> 11) & 2047)]++;
-    counts[4096 + (k >>> 22)]++;
+    const d0 = k & 2047;
+    const d1 = 2048 + ((k >>> 11) & 2047);
+    const d2 = 4096 + (k >>> 22);
+    counts[d0] = (counts[d0] as number) + 1;
+    counts[d1] = (counts[d1] as number) + 1;
+    counts[d2] = (counts[d2] as number) + 1;
   }
   for (let pass = 0; pass < 3; pass++) {
     const base = 2048 * pass;
     const shift = 11 * pass;
     // A digit every key shares leaves the order as it is.
-    if (m === 0 || counts[base + ((((key[0] as number) >>> shift) & 2047) as number)] === m) continue;
+    if (m === 0 || counts[base + (((key[0] as number) >>> shift) & 2047)] === m) continue;
     let sum = 0;
     for (let d = 0; d < 2048; d++) {
       const c = counts[base + d] as number;
@@ -120,7 +123,9 @@ export function rpsRanksInto(values: ArrayLike<number>, n: number, out: Float64A
     }
     for (let j = 0; j < m; j++) {
       const k = key[j] as number;
-      const at = counts[base + ((k >>> shift) & 2047)]++;
+      const d = base + ((k >>> shift) & 2047);
+      const at = counts[d] as number;
+      counts[d] = at + 1;
       keyTo[at] = k;
       dst[at] = src[j] as number;
     }
