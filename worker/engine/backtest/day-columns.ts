@@ -20,6 +20,7 @@ import { PRIORITY_POINTS } from "../screen/reduce-funnel";
 import { sectorResonance, type SectorMember } from "../screen/sector-resonance";
 import type { SymbolMeta } from "../screen/symbol-features";
 import { confirmTrigger, triggersAt } from "../triggers";
+import { daySectors } from "./day-sectors";
 import { simulateTrade, type TradeRules } from "./simulate-trade";
 import { CHANNELS, type BacktestSymbol, type DayContext, type TradeRow } from "./symbol-days";
 
@@ -243,6 +244,8 @@ export interface DayCandidate {
 /** Reusable per-day buffers of `dayCandidates` (five value columns, five rank columns). */
 let scratch = new Float64Array(0);
 let sectorCounts = new Int32Array(0);
+let memberSector = new Int32Array(0);
+let memberStrength = new Float64Array(0);
 
 /** The reduce's candidates of day `d` (reduceFunnel's order, at most `maxCandidates`). */
 export function dayCandidates(
@@ -250,6 +253,7 @@ export function dayCandidates(
   d: number,
   metaOf: (sym: number) => SymbolMeta,
   maxCandidates: number,
+  uniqueIds = false,
 ): DayCandidate[] {
   const n = c.count[d] ?? 0;
   const base = d * c.cap;
@@ -278,12 +282,15 @@ export function dayCandidates(
   const q20 = rpsRanksInto(v20, n, col(7));
   const q5 = rpsRanksInto(v5, n, col(8));
   const q3 = rpsRanksInto(v3, n, col(9));
-  const l1BySector = new Map<string, number>();
-  c.sectors.forEach((sector, k) => {
-    if ((sectorCounts[k] ?? 0) > 0) l1BySector.set(sector, sectorCounts[k] ?? 0);
-  });
+  // L3 over the L2 passers: with unique ids on the columns (daySectors: no member objects), else the
+  // real sectorResonance over members keyed by id (duplicates share a key, as in the reduce).
+  if (memberSector.length < n) {
+    memberSector = new Int32Array(Math.max(n, 2 * memberSector.length));
+    memberStrength = new Float64Array(memberSector.length);
+  }
   const members: SectorMember[] = [];
-  const l2: { slot: number; mask: number; strength: number; meta: SymbolMeta }[] = [];
+  const l2: { slot: number; mask: number; strength: number; member: number; meta: SymbolMeta }[] = [];
+  let m = 0;
   for (let i = 0; i < n; i++) {
     const slot = base + i;
     const r = slot * REC;
@@ -316,15 +323,31 @@ export function dayCandidates(
     if (r120 >= 30 && lit && lit.triggers.some((t) => t.type === "sos")) mask |= SOS_BYPASS;
     if (mask === 0) continue;
     const sym = rec[r + SYM] as number;
-    const meta = metaOf(sym);
-    members.push({ key: meta.id, sector: c.sectors[c.sectorOf[sym] as number] ?? "unclassified", strength });
-    l2.push({ slot, mask, strength, meta });
+    const k = c.sectorOf[sym] as number;
+    memberSector[m] = k;
+    memberStrength[m] = strength;
+    // Only a passer with a live trigger can be a candidate; the rest count for L3 alone.
+    const meta = lit || !uniqueIds ? metaOf(sym) : undefined;
+    if (!uniqueIds && meta) members.push({ key: meta.id, sector: c.sectors[k] ?? "unclassified", strength });
+    if (lit && meta) l2.push({ slot, mask, strength, member: m, meta });
+    m++;
   }
-  const l3 = sectorResonance(members, l1BySector);
+  let passes: (x: (typeof l2)[number]) => boolean;
+  if (uniqueIds) {
+    const l3 = daySectors(m, memberSector, memberStrength, sectorCounts, c.sectors.length);
+    passes = (x) => l3.passes(x.member);
+  } else {
+    const l1BySector = new Map<string, number>();
+    c.sectors.forEach((sector, k) => {
+      if ((sectorCounts[k] ?? 0) > 0) l1BySector.set(sector, sectorCounts[k] ?? 0);
+    });
+    const l3 = sectorResonance(members, l1BySector);
+    passes = (x) => l3.passed.has(x.meta.id);
+  }
   const candidates: (DayCandidate & { priority: number })[] = [];
   for (const x of l2) {
     const lit = litOf(c, x.slot);
-    if (!lit || !l3.passed.has(x.meta.id)) continue;
+    if (!lit || !passes(x)) continue;
     const confirmed = lit.triggers.some((t) => t.status === "confirmed");
     let priority = MASK_POINTS[x.mask] ?? 0;
     for (const t of lit.triggers) priority += PRIORITY_POINTS[t.type] ?? 0;
