@@ -1,16 +1,12 @@
 /**
  * Engine benchmarks: `analyze` on 500 daily bars on three reference windows (a synthetic walk into a
  * schematic, the S&P 500 to 2009-06 and the SSE Composite to 2015-09: median, mean and p90 wall ms per
- * call, and mean CPU per call, under vitest and from one esbuild bundle) and the per-symbol funnel
+ * call, and mean CPU per call, under vitest and from one esbuild bundle, 1,000 calls after 1,000 warm-up
+ * calls; the warm-up's own mean CPU, JIT compiling included, beside them) and the per-symbol funnel
  * checks alone — series build, L1 liquidity, L2 channels without RPS, L4 triggers of the last 4 bars —
  * over a synthetic 5,300-symbol × 320-bar universe held as bars (no chunk decode, no RPS, no L3, no
  * reduce: bench/background.bench.ts times the whole funnel) in one isolate (CPU ms). Reported, not asserted.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import type { Bar } from "../worker/contracts/analysis";
 import { analyze } from "../worker/engine/analyze";
@@ -21,6 +17,7 @@ import { createRng, gauss, type Rng, uniform } from "../worker/engine/sim/rng";
 import { generateSchematic } from "../worker/engine/sim/schematics";
 import { confirmTrigger, triggersAt } from "../worker/engine/triggers";
 import { indexOnOrAfter, loadRealBars } from "../test/support/real-bars";
+import { bundled } from "./support/bundle";
 import { record, timing } from "./support/record";
 
 function dates(n: number): string[] {
@@ -48,26 +45,14 @@ function walk(rng: Rng, days: readonly string[]): Bar[] {
   });
 }
 
-/**
- * analyze() from one esbuild bundle of worker/engine/analyze.ts, loaded from a temporary file: the
- * engine's modules inlined into one, as in the worker bundle, without the test runner's per-import
- * indirection (5× on this engine's small helpers).
- */
+/** analyze() from one esbuild bundle of worker/engine/analyze.ts (bench/support/bundle.ts). */
 async function bundledAnalyze(): Promise<typeof analyze> {
-  const dir = mkdtempSync(path.join(tmpdir(), "wyckoff-bench-"));
-  const file = path.join(dir, "analyze.mjs");
-  await build({
-    entryPoints: [path.resolve(import.meta.dirname, "../worker/engine/analyze.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    outfile: file,
-    logLevel: "warning",
-  });
-  const mod = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as { analyze: typeof analyze };
-  rmSync(dir, { recursive: true, force: true });
-  return mod.analyze;
+  return (await bundled<{ analyze: typeof analyze }>("worker/engine/analyze.ts")).analyze;
 }
+
+/** analyze() calls before the timed ones (until V8's tier-up has settled), and the timed calls. */
+const WARMUP = 1000;
+const RUNS = 1000;
 
 describe("engine benchmarks", () => {
   it("analyze on 500 daily bars, three reference windows", async () => {
@@ -123,9 +108,14 @@ describe("engine benchmarks", () => {
       for (const w of windows) {
         expect(w.bars.length).toBe(500);
         const opts = { symbol: w.symbol, market: w.market, ...(w.bench ? { benchmark: w.bench } : {}) };
-        for (let i = 0; i < 100; i++) run(w.bars, opts);
+        // Warm-up until the JIT has settled: after 100 calls V8 still compiles the engine's larger
+        // functions on its background threads during the timed calls (≈ 0.15–0.3 ms of process CPU per
+        // timed call over 600, --trace-opt); after 1,000 a few rarely reached ones remain.
+        const warm0 = process.cpuUsage();
+        for (let i = 0; i < WARMUP; i++) run(w.bars, opts);
+        const warm = process.cpuUsage(warm0);
         const times: number[] = [];
-        const runs = 600;
+        const runs = RUNS;
         const cpu0 = process.cpuUsage();
         for (let i = 0; i < runs; i++) {
           const t0 = performance.now();
@@ -145,7 +135,7 @@ describe("engine benchmarks", () => {
           ...timing(times),
           unit: "ms",
           goal: 1,
-          timed: `wall time of one analyze() call (series, scan, health, stops, targets, triggers) ${where}, 600 calls after 100 warm-up calls`,
+          timed: `wall time of one analyze() call (series, scan, health, stops, targets, triggers) ${where}, ${RUNS} calls after ${WARMUP} warm-up calls`,
         });
         record({
           id: id.replace(/_ms$/, "_cpu_mean_ms"),
@@ -153,7 +143,14 @@ describe("engine benchmarks", () => {
           value: Math.round(((cpu.user + cpu.system) / 1000 / runs) * 1000) / 1000,
           unit: "ms",
           goal: 0.2,
-          timed: `process CPU (user + system, garbage collection included) over the 600 timed calls ${where}, divided by 600`,
+          timed: `process CPU (user + system: garbage collection and any JIT compiling still under way included) over the ${RUNS} timed calls ${where}, divided by ${RUNS}; after ${WARMUP} warm-up calls`,
+        });
+        record({
+          id: id.replace(/_ms$/, "_warmup_cpu_mean_ms"),
+          name: `analyze() on 500 daily bars${how === "bundled" ? " (bundled)" : ""}, mean CPU per call of the first ${WARMUP} calls (JIT tier-up included): ${w.label}`,
+          value: Math.round(((warm.user + warm.system) / 1000 / WARMUP) * 1000) / 1000,
+          unit: "ms",
+          timed: `process CPU (user + system) over the ${WARMUP} warm-up calls ${where}, divided by ${WARMUP} (the calls before the timed ones: compiling included)`,
         });
       }
   });

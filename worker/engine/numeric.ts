@@ -30,16 +30,37 @@ export function meanOf(values: NumSeries, from: number, to: number): number {
   return s / (to - from);
 }
 
-/** Median of a list (NaN if empty). Sorts a copy. */
+/** Scratch for `median` and `quantileOf` (grown on demand; each call is synchronous, so one buffer serves all). */
+let scratch = new Float64Array(512);
+
+/**
+ * Median of a list (NaN if empty). Sorts a copy: a typed one natively (no comparator calls) unless a
+ * NaN, a -0 or a hole is present, where the comparator sort of a plain copy decides as it always has
+ * (the typed sort orders every other list exactly as the comparator does).
+ */
 export function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
+  const n = values.length;
+  if (n === 0) return Number.NaN;
+  if (scratch.length < n) scratch = new Float64Array(Math.max(n, 2 * scratch.length));
+  const t = scratch.subarray(0, n);
+  let plain = true;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v === undefined || v !== v || (v === 0 && 1 / v < 0)) {
+      plain = false;
+      break;
+    }
+    t[i] = v;
+  }
+  if (plain) {
+    t.sort();
+    const mid = n >> 1;
+    return n % 2 === 1 ? (t[mid] as number) : ((t[mid - 1] as number) + (t[mid] as number)) / 2;
+  }
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 === 1 ? at(s, mid) : (at(s, mid - 1) + at(s, mid)) / 2;
 }
-
-/** Scratch for `quantileOf` (grown on demand; each call is synchronous, so one buffer serves all). */
-let scratch = new Float64Array(512);
 
 /** Linear-interpolated quantile `q` ∈ [0,1] of `values[from..to)` (NaN if empty). */
 export function quantileOf(values: NumSeries, from: number, to: number, q: number): number {

@@ -4,7 +4,7 @@
  * typed and plain inputs alike, including NaN, ±Infinity, -0 and slices reaching out of range.
  */
 import { describe, expect, it } from "vitest";
-import { at, atOrBelowQuantile, finiteOrNull, meanOf, quantileOf, round } from "../../../worker/engine/numeric";
+import { at, atOrBelowQuantile, finiteOrNull, meanOf, median, quantileOf, round } from "../../../worker/engine/numeric";
 import { createRng, uniform } from "../../../worker/engine/sim/rng";
 import { rollingMax, rollingMin } from "../../../worker/engine/window-stats";
 
@@ -61,6 +61,27 @@ describe("numeric fast paths", () => {
       expect(atOrBelowQuantile(typed, from, to, q, x), `typed ${k}`).toBe(expected);
       expect(atOrBelowQuantile(plain, from, to, q, x), `plain ${k}`).toBe(expected);
     }
+  });
+
+  it("median equals the comparator sort's middle, bit for bit (NaN, ±Infinity, -0 and holes included)", () => {
+    const reference = (v: readonly number[]): number => {
+      if (v.length === 0) return Number.NaN;
+      const s = [...v].sort((a, b) => a - b);
+      const mid = s.length >> 1;
+      return s.length % 2 === 1 ? at(s, mid) : (at(s, mid - 1) + at(s, mid)) / 2;
+    };
+    for (const n of [0, 1, 2, 3, 8, 101, 700])
+      for (let kind = 0; kind <= 4; kind++) {
+        const v = values(n, kind);
+        expect(Object.is(median(v), reference(v))).toBe(true);
+      }
+    const odd = [3, Number.POSITIVE_INFINITY, -1, 2, Number.NEGATIVE_INFINITY, 2, 7];
+    expect(median(odd)).toBe(reference(odd));
+    expect(median([1, 5, 3, 9])).toBe(4);
+    expect(Object.is(median([-0, 0, -0]), reference([-0, 0, -0]))).toBe(true);
+    const holes = [4, 1, 3, 2];
+    holes[6] = 9;
+    expect(Object.is(median(holes), reference(holes))).toBe(true);
   });
 
   it("meanOf on a Float64Array equals the indexed loop exactly (out-of-range slices give NaN)", () => {

@@ -13,13 +13,14 @@
  */
 import type { Market, TriggerStatus, TriggerType } from "../../contracts/analysis";
 import { l2Channels, type L2Input } from "../funnel";
-import { at, finiteOrNull, meanOf, round } from "../numeric";
+import { at, round } from "../numeric";
 import { BOARD_SCALE } from "../params";
-import { relativeReturn, rpsRanksInto } from "../relative-strength";
+import { rpsRanksInto } from "../relative-strength";
 import { PRIORITY_POINTS } from "../screen/reduce-funnel";
 import { sectorResonance, type SectorMember } from "../screen/sector-resonance";
 import type { SymbolMeta } from "../screen/symbol-features";
 import { confirmTrigger, triggersAt } from "../triggers";
+import { daySectors } from "./day-sectors";
 import { simulateTrade, type TradeRules } from "./simulate-trade";
 import { CHANNELS, type BacktestSymbol, type DayContext, type TradeRow } from "./symbol-days";
 
@@ -133,9 +134,39 @@ export function clearDayColumns(c: DayColumns): void {
   c.lit.length = 0;
 }
 
-const nullAsNaN = (x: number | null): number => (x === null ? Number.NaN : x);
-const ret = (close: Float64Array, t: number, k: number): number =>
-  t - k >= 0 ? nullAsNaN(finiteOrNull((close[t] as number) / (close[t - k] as number) - 1, 6)) : Number.NaN;
+/** `finiteOrNull(x, 6)` with null as NaN: round(x, 6) (Math.round(x × 10⁶) / 10⁶) where x is finite. */
+function r6(x: number): number {
+  return Number.isFinite(x) ? Math.round(x * 1e6) / 1e6 : Number.NaN;
+}
+
+/**
+ * A passer's features written into its record at `r`: the returns, bias, relative strength and
+ * volume ratio `symbolDayFeatures` gives (NaN where it says null), computed as its helpers compute
+ * them — k-bar returns, `relativeReturn`, `meanOf`'s in-order sums, `finiteOrNull`'s rounding —
+ * in one small function over typed arrays, so no double is boxed on its way into the record.
+ */
+function writeFeatures(rec: Float64Array, r: number, s: BacktestSymbol["s"], bench: Float64Array, t: number): void {
+  const c = s.close;
+  const close = c[t] as number;
+  rec[r + R3] = t >= 3 ? r6(close / (c[t - 3] as number) - 1) : Number.NaN;
+  rec[r + R5] = t >= 5 ? r6(close / (c[t - 5] as number) - 1) : Number.NaN;
+  rec[r + R20] = t >= 20 ? r6(close / (c[t - 20] as number) - 1) : Number.NaN;
+  rec[r + R50] = t >= 50 ? r6(close / (c[t - 50] as number) - 1) : Number.NaN;
+  rec[r + R120] = t >= 120 ? r6(close / (c[t - 120] as number) - 1) : Number.NaN;
+  rec[r + BIAS200] = r6(close / at(s.sma200, t) - 1);
+  const b = at(bench, t);
+  rec[r + RS10] = t >= 10 ? r6(close / at(c, t - 10) - b / at(bench, t - 10)) : Number.NaN;
+  rec[r + RS3] = t >= 3 ? r6(close / at(c, t - 3) - b / at(bench, t - 3)) : Number.NaN;
+  if (t >= 20) {
+    const v = s.volume;
+    let s5 = 0;
+    for (let i = t - 4; i <= t; i++) s5 += v[i] as number;
+    let s20 = 0;
+    for (let i = t - 19; i <= t; i++) s20 += v[i] as number;
+    const x = s5 / 5 / (s20 / 20);
+    rec[r + VOL5TO20] = Number.isFinite(x) ? Math.round(x * 1e4) / 1e4 : Number.NaN;
+  } else rec[r + VOL5TO20] = Number.NaN;
+}
 
 /** What a symbol's days need besides the day: its L2 inputs and trade rules, built once per preparation. */
 export interface ColumnSymbol {
@@ -193,17 +224,7 @@ export function columnsDay(c: DayColumns, d: number, sym: number, x: ColumnSymbo
   for (const ch of l2.channels) mask |= 1 << CHANNELS.indexOf(ch as (typeof CHANNELS)[number]);
   rec[r + SYM] = sym;
   rec[r + MASK] = mask;
-  rec[r + R3] = ret(s.close, t, 3);
-  rec[r + R5] = ret(s.close, t, 5);
-  rec[r + R20] = ret(s.close, t, 20);
-  rec[r + R50] = ret(s.close, t, 50);
-  rec[r + R120] = ret(s.close, t, 120);
-  rec[r + BIAS200] = nullAsNaN(finiteOrNull(close / at(s.sma200, t) - 1, 6));
-  const bench = x.p.bench;
-  rec[r + RS10] = nullAsNaN(finiteOrNull(relativeReturn(s.close, bench, t, 10), 6));
-  rec[r + RS3] = nullAsNaN(finiteOrNull(relativeReturn(s.close, bench, t, 3), 6));
-  rec[r + VOL5TO20] =
-    t >= 20 ? nullAsNaN(finiteOrNull(meanOf(s.volume, t - 4, t + 1) / meanOf(s.volume, t - 19, t + 1), 4)) : Number.NaN;
+  writeFeatures(rec, r, s, x.p.bench, t);
   if (!l2.pass || t < 65) return;
   // The L4 triggers of bar t (a trigger lookback of one bar), the first live one of each type.
   let triggers: DayTrigger[] | null = null;
@@ -243,6 +264,8 @@ export interface DayCandidate {
 /** Reusable per-day buffers of `dayCandidates` (five value columns, five rank columns). */
 let scratch = new Float64Array(0);
 let sectorCounts = new Int32Array(0);
+let memberSector = new Int32Array(0);
+let memberStrength = new Float64Array(0);
 
 /** The reduce's candidates of day `d` (reduceFunnel's order, at most `maxCandidates`). */
 export function dayCandidates(
@@ -250,6 +273,7 @@ export function dayCandidates(
   d: number,
   metaOf: (sym: number) => SymbolMeta,
   maxCandidates: number,
+  uniqueIds = false,
 ): DayCandidate[] {
   const n = c.count[d] ?? 0;
   const base = d * c.cap;
@@ -278,12 +302,15 @@ export function dayCandidates(
   const q20 = rpsRanksInto(v20, n, col(7));
   const q5 = rpsRanksInto(v5, n, col(8));
   const q3 = rpsRanksInto(v3, n, col(9));
-  const l1BySector = new Map<string, number>();
-  c.sectors.forEach((sector, k) => {
-    if ((sectorCounts[k] ?? 0) > 0) l1BySector.set(sector, sectorCounts[k] ?? 0);
-  });
+  // L3 over the L2 passers: with unique ids on the columns (daySectors: no member objects), else the
+  // real sectorResonance over members keyed by id (duplicates share a key, as in the reduce).
+  if (memberSector.length < n) {
+    memberSector = new Int32Array(Math.max(n, 2 * memberSector.length));
+    memberStrength = new Float64Array(memberSector.length);
+  }
   const members: SectorMember[] = [];
-  const l2: { slot: number; mask: number; strength: number; meta: SymbolMeta }[] = [];
+  const l2: { slot: number; mask: number; strength: number; member: number; meta: SymbolMeta }[] = [];
+  let m = 0;
   for (let i = 0; i < n; i++) {
     const slot = base + i;
     const r = slot * REC;
@@ -316,15 +343,31 @@ export function dayCandidates(
     if (r120 >= 30 && lit && lit.triggers.some((t) => t.type === "sos")) mask |= SOS_BYPASS;
     if (mask === 0) continue;
     const sym = rec[r + SYM] as number;
-    const meta = metaOf(sym);
-    members.push({ key: meta.id, sector: c.sectors[c.sectorOf[sym] as number] ?? "unclassified", strength });
-    l2.push({ slot, mask, strength, meta });
+    const k = c.sectorOf[sym] as number;
+    memberSector[m] = k;
+    memberStrength[m] = strength;
+    // Only a passer with a live trigger can be a candidate; the rest count for L3 alone.
+    const meta = lit || !uniqueIds ? metaOf(sym) : undefined;
+    if (!uniqueIds && meta) members.push({ key: meta.id, sector: c.sectors[k] ?? "unclassified", strength });
+    if (lit && meta) l2.push({ slot, mask, strength, member: m, meta });
+    m++;
   }
-  const l3 = sectorResonance(members, l1BySector);
+  let passes: (x: (typeof l2)[number]) => boolean;
+  if (uniqueIds) {
+    const l3 = daySectors(m, memberSector, memberStrength, sectorCounts, c.sectors.length);
+    passes = (x) => l3.passes(x.member);
+  } else {
+    const l1BySector = new Map<string, number>();
+    c.sectors.forEach((sector, k) => {
+      if ((sectorCounts[k] ?? 0) > 0) l1BySector.set(sector, sectorCounts[k] ?? 0);
+    });
+    const l3 = sectorResonance(members, l1BySector);
+    passes = (x) => l3.passed.has(x.meta.id);
+  }
   const candidates: (DayCandidate & { priority: number })[] = [];
   for (const x of l2) {
     const lit = litOf(c, x.slot);
-    if (!lit || !l3.passed.has(x.meta.id)) continue;
+    if (!lit || !passes(x)) continue;
     const confirmed = lit.triggers.some((t) => t.status === "confirmed");
     let priority = MASK_POINTS[x.mask] ?? 0;
     for (const t of lit.triggers) priority += PRIORITY_POINTS[t.type] ?? 0;

@@ -127,7 +127,7 @@ export function createDayReplay(plan: DayReplayPlan) {
   function dayOfColumns(k: number, c: DayColumns, d: number, metaOf: (sym: number) => SymbolMeta, uniqueIds: boolean) {
     const eligible = c.eligible[d] ?? 0;
     if (eligible === 0) return;
-    const candidates = dayCandidates(c, d, metaOf, MAX_CANDIDATES);
+    const candidates = dayCandidates(c, d, metaOf, MAX_CANDIDATES, uniqueIds);
     let tradeOf: (x: DayCandidate) => TradeRow | null | 0 | undefined;
     if (uniqueIds) tradeOf = (x) => litOf(c, x.slot)?.trade;
     else {
