@@ -134,7 +134,8 @@ describe("engine benchmarks", () => {
           name: `analyze() on 500 daily bars${how === "bundled" ? " (bundled)" : ""}: ${w.label}`,
           ...timing(times),
           unit: "ms",
-          goal: 1,
+          // the goals judge the code as it ships; the module-runner figure is the harness's own cost
+          ...(how === "bundled" ? { goal: 1 } : {}),
           timed: `wall time of one analyze() call (series, scan, health, stops, targets, triggers) ${where}, ${RUNS} calls after ${WARMUP} warm-up calls`,
         });
         record({
@@ -142,7 +143,7 @@ describe("engine benchmarks", () => {
           name: `analyze() on 500 daily bars${how === "bundled" ? " (bundled)" : ""}, mean CPU per call: ${w.label}`,
           value: Math.round(((cpu.user + cpu.system) / 1000 / runs) * 1000) / 1000,
           unit: "ms",
-          goal: 0.2,
+          ...(how === "bundled" ? { goal: 0.2 } : {}),
           timed: `process CPU (user + system: garbage collection and any JIT compiling still under way included) over the ${RUNS} timed calls ${where}, divided by ${RUNS}; after ${WARMUP} warm-up calls`,
         });
         record({
