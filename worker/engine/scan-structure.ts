@@ -2,17 +2,18 @@
  * The structure scan: walks the bars once, left to right, and runs the phase state machine
  * (DOMAIN.md §1.13 F) together with the event detectors. Work done at bar t reads bars ≤ t only,
  * so events and phases of a truncated series equal the full run's up to that bar (point in time).
+ * Opening a structure (climax search, supersession, trend ranges): scan-open.ts.
  */
-import type { PhaseName } from "../contracts/analysis";
-import { arMinMove, climaxCandidate, climaxEvent, openStructure, preliminaryEvent, trackAr } from "./detect-climax";
+import { trackAr } from "./detect-climax";
 import { detectAccST, detectFollowSOS, detectLPS, detectSOS, detectSpring, detectTest } from "./detect-accumulation";
 import { detectDistST, detectFollowSOW, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
 import { detectEVR } from "./detect-evr";
-import { trendRangeAt } from "./detect-trend-range";
 import { atrPctAt, confidence, fpct, fx, margin } from "./event-util";
 import { at } from "./numeric";
 import { createPivotTracker, type Pivot, type PivotTracker } from "./pivots";
-import type { PendingClimax, RawEvent, ScanContext, ScanState, Structure, StructureOutcome } from "./structure-types";
+import { stepSearch, stepSupersede } from "./scan-open";
+import { closeStructure, push, setPhase } from "./scan-state";
+import type { RawEvent, ScanContext, ScanState, Structure } from "./structure-types";
 
 /** What the scan knows at its last bar. */
 export interface ScanResult {
@@ -27,106 +28,6 @@ const EXIT_CLOSES = 3;
 /** A decisive close clears the band by max(`EXIT_PCT`·board scale, `EXIT_ATR` ATR). */
 const EXIT_PCT = 0.02;
 const EXIT_ATR = 1;
-
-function setPhase(state: ScanState, phase: PhaseName, index: number, t: number, reason: string): void {
-  if (state.phase === phase) return;
-  state.phase = phase;
-  state.phaseSince = index;
-  state.trendExtreme = Number.NaN;
-  state.phases.push({ phase, index, at: t, reason });
-}
-
-function closeStructure(state: ScanState, t: number, outcome: StructureOutcome): void {
-  const st = state.structure;
-  if (st) {
-    st.outcome = outcome;
-    st.endIndex = t;
-    state.closed.push(st);
-  }
-  state.structure = null;
-  state.closedAt = t;
-}
-
-function push(state: ScanState, ev: RawEvent | null): ev is RawEvent {
-  if (!ev) return false;
-  state.events.push(ev);
-  return true;
-}
-
-/**
- * Updates the pending climax with bar t's candidate (when `accept` takes it) and returns it once a
- * close has moved the AR minimum off its extreme, else null.
- */
-function trackPending(
-  ctx: ScanContext,
-  state: ScanState,
-  t: number,
-  accept: (c: Pick<PendingClimax, "side" | "price">) => boolean,
-): PendingClimax | null {
-  const { s } = ctx;
-  // The side / price filter also runs inside the clustered-climax test, before its volume statistics.
-  const raw = climaxCandidate(ctx, t, (side, price) => accept({ side, price }));
-  const cand = raw && accept(raw) ? raw : null;
-  const pend = state.pending;
-  if (pend) {
-    const beyond = pend.side === "acc" ? at(s.low, t) < pend.price : at(s.high, t) > pend.price;
-    if (cand && cand.side === pend.side && beyond) state.pending = cand;
-    else if (beyond || t > pend.index + ctx.p.arWindow) state.pending = null;
-  } else if (cand) state.pending = cand;
-  const c = state.pending;
-  if (!c || t <= c.index) return null;
-  const close = at(s.close, t);
-  const move = c.side === "acc" ? close / c.price - 1 : 1 - close / c.price;
-  return move < arMinMove(ctx, c.index) ? null : c;
-}
-
-/** Opens the structure of a confirmed climax at t. */
-function openFromClimax(ctx: ScanContext, state: ScanState, c: PendingClimax, t: number, why = ""): void {
-  push(state, preliminaryEvent(ctx, c, t));
-  const ev = climaxEvent(ctx, c, t);
-  push(state, ev);
-  if (c.side === "dist") state.lastBcIndex = c.index;
-  state.structure = openStructure(ctx, c, t);
-  state.lastStructure = state.structure;
-  state.pending = null;
-  setPhase(state, c.side === "acc" ? "ACC_A" : "DIST_A", c.index, t, `${ev.type} confirmed${why}`);
-}
-
-/** Looks for a climax while no structure is open; opens one when a climax confirms. */
-function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
-  const c = trackPending(ctx, state, t, () => true);
-  if (!state.pending) {
-    openTrendRange(ctx, state, t);
-    return;
-  }
-  if (c) openFromClimax(ctx, state, c, t);
-}
-
-/**
- * While a structure is open, a climax on the other side that lies a full range height beyond it (an
- * SC under a distribution's support, a BC over an accumulation's resistance) supersedes it once confirmed:
- * the old range is closed with the outcome price gave it (markdown / markup) and the new one opens.
- */
-function stepSupersede(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
-  // An SOS's own pullback (LPS / BU) is part of the structure, never a new BC's reaction. (A markdown
-  // can end in a selling climax at any time: panic does not wait for the LPSY.)
-  if (st.side === "acc" && st.breakoutIndex >= 0 && t <= st.breakoutIndex + ctx.p.pullbackWindow + 6) return false;
-  const c = trackPending(ctx, state, t, (x) => {
-    // Only after a full move away: one range height beyond the far side (a markup or markdown happened).
-    const h = st.resistance - st.support;
-    return x.side !== st.side && (x.side === "acc" ? x.price < st.support - h : x.price > st.resistance + h);
-  });
-  if (!c) return false;
-  closeStructure(state, t, st.side === "acc" ? "markup" : "markdown");
-  openFromClimax(
-    ctx,
-    state,
-    c,
-    t,
-    st.side === "acc" ? " above the accumulation range" : " below the distribution range",
-  );
-  return true;
-}
 
 /**
  * A range also ends when price simply leaves it in its own direction without a textbook SOS/SOW:
@@ -201,40 +102,6 @@ function exitEvent(ctx: ScanContext, st: Structure, t: number, up: boolean, why:
       why,
     ],
   };
-}
-
-/** Opens a re-accumulation / re-distribution structure when one becomes knowable at t. */
-function openTrendRange(ctx: ScanContext, state: ScanState, t: number): void {
-  const found = trendRangeAt(ctx, t);
-  // A range in a trend starts after the previous structure ended, never inside its breakout.
-  if (!found || found.structure.climaxIndex <= state.closedAt) return;
-  if (found.climax) {
-    push(state, found.climax);
-    if (found.climax.type === "BC") state.lastBcIndex = found.climax.index;
-  }
-  push(state, found.ar);
-  state.structure = found.structure;
-  state.lastStructure = found.structure;
-  const acc = found.structure.side === "acc";
-  if (found.climax) {
-    setPhase(
-      state,
-      acc ? "ACC_A" : "DIST_A",
-      found.structure.climaxIndex,
-      t,
-      acc
-        ? "demand on the rally: the low was a selling climax"
-        : "supply on the reaction: the high was a buying climax",
-    );
-    return;
-  }
-  setPhase(
-    state,
-    acc ? "ACC_A" : "DIST_A",
-    found.structure.climaxIndex,
-    t,
-    acc ? "re-accumulation: a reaction stopped the uptrend" : "re-distribution: a rally stopped the downtrend",
-  );
 }
 
 /**
