@@ -42,6 +42,11 @@ export interface EngineParams {
   stZoneVr: number;
   /** `stZone` for distribution (a lower high under the BC); 0 turns the variant off. */
   stZoneDist: number;
+  /**
+   * An ST's bar closes off its extreme: close position ≥ `stCloseOff` for an SC test (≤ 1 − it for
+   * a BC test). A test that closes at its low is supply still in control, not a test that held.
+   */
+  stCloseOff: number;
   /** Spring / UTAD: minimum bars after AR, minimum and maximum penetration, reclaim window. */
   springMinBarsAfterAr: number;
   springMinPen: number;
@@ -83,6 +88,8 @@ export interface EngineParams {
   reMinDepth: number;
   reMaxDepth: number;
   reReactionBars: number;
+  /** Bars before the AR searched for the trend extreme (a top's reaction can run longer than `reReactionBars`). */
+  reLegBars: number;
   reTrendBars: number;
   /**
    * Context for ranges in a trend: the trend extreme must be the extreme of the last `reExtremeBars`
@@ -158,6 +165,9 @@ export const DEFAULT_PARAMS: EngineParams = {
   stZone: 0.35,
   stZoneVr: 0.8,
   stZoneDist: 0,
+  // Real suite: ST precision .667 → .80 alone (S&P 2009-02-23 closed at its low, cp 0.03); held-out
+  // synthetic ST .989/.983 → .989/.986.
+  stCloseOff: 0.2,
   springMinBarsAfterAr: 15,
   springMinPen: 0.005,
   springMaxPen: 0.05,
@@ -193,6 +203,8 @@ export const DEFAULT_PARAMS: EngineParams = {
   reMinDepth: 0.06,
   reMaxDepth: 0.25,
   reReactionBars: 15,
+  // S&P 2007-07-16 → 08-16: the top's reaction took 23 bars to its low.
+  reLegBars: 25,
   reTrendBars: 20,
   reExtremeBars: 120,
   reYearBars: 250,

@@ -139,16 +139,21 @@ function stepFailure(ctx: ScanContext, state: ScanState, st: Structure, t: numbe
     }
   }
   // Failed once price closes half the range's height beyond it (at most `failMargin`): in a narrow
-  // range a 5% margin is nearly a full height, and the range outlives the move that broke it.
-  const height = (st.resistance - st.support) / (acc ? st.support : st.resistance);
+  // range a 5% margin is nearly a full height, and the range outlives the move that broke it. A
+  // distribution's line is drawn from its phase A bands (the BC and the AR), not the widened ones:
+  // widening follows a rally that clears the BC, and the line would follow it to the next top.
+  const b0 = acc ? undefined : st.bands0;
+  const sup = b0?.support ?? st.support;
+  const res = b0?.resistance ?? st.resistance;
+  const height = (res - sup) / (acc ? sup : res);
   const m = Math.min(p.failMargin * scale, FAIL_HEIGHT * height);
   const line = acc
     ? st.trapIndex >= 0
       ? st.trapPrice
-      : st.support * (1 - m)
+      : sup * (1 - m)
     : st.trapIndex >= 0
       ? st.trapPrice
-      : st.resistance * (1 + m);
+      : res * (1 + m);
   st.failCount = (acc ? c < line : c > line) ? st.failCount + 1 : 0;
   if (st.failCount < 2) return false;
   state.failures.push({ kind: "range_broken", index: t });
@@ -159,6 +164,28 @@ function stepFailure(ctx: ScanContext, state: ScanState, st: Structure, t: numbe
     t,
     acc ? "accumulation failed: two closes below the range" : "distribution failed: two closes above the range",
   );
+  closeStructure(state, t, "failed");
+  return true;
+}
+
+/**
+ * A push above an accumulation's resistance with no demand behind it (closes ≥ `breakMargin` above
+ * it, none on SOS volume `breakVr`) that falls back (two closes under it) fails the range: an
+ * upthrust, not a markup. A push that carried volume is left to the SOS, exit and failure rules.
+ */
+function stepPushBack(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
+  if (st.side !== "acc" || st.breakoutIndex >= 0) return false;
+  const { s, p, scale } = ctx;
+  const c = at(s.close, t);
+  const R = st.resistance;
+  if (c >= R * (1 + p.breakMargin * scale)) {
+    st.pushed = true;
+    if (at(s.vr, t) >= p.breakVr) st.pushHeavy = true;
+  }
+  st.backCount = st.pushed && c < R ? (st.backCount ?? 0) + 1 : 0;
+  if ((st.backCount ?? 0) < 2 || st.pushHeavy) return false;
+  state.failures.push({ kind: "range_broken", index: t });
+  setPhase(state, "MARKDOWN", t, t, "accumulation failed: a push above resistance on no demand fell back");
   closeStructure(state, t, "failed");
   return true;
 }
@@ -324,7 +351,13 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
     push(state, trackAr(ctx, st, t));
     return;
   }
-  if (stepSupersede(ctx, state, st, t) || stepFailure(ctx, state, st, t) || stepExit(ctx, state, st, t)) return;
+  if (
+    stepSupersede(ctx, state, st, t) ||
+    stepFailure(ctx, state, st, t) ||
+    stepPushBack(ctx, state, st, t) ||
+    stepExit(ctx, state, st, t)
+  )
+    return;
   widen(ctx, st, tracker.pivots[tracker.pivots.length - 1], t);
   // Mark bars that travelled away from the climax side; judged one bar behind the ST lag.
   const j = t - 3;

@@ -73,6 +73,10 @@ export interface Structure {
   failCount: number;
   /** The bands when widening began: widening is capped at `WIDEN_MAX` of their height per side. */
   bands0?: { support: number; resistance: number };
+  /** Accumulation: a close cleared resistance by `breakMargin` (no SOS yet); one did so on SOS volume; closes back under it since. */
+  pushed?: boolean;
+  pushHeavy?: boolean;
+  backCount?: number;
   /** How the structure ended (set when it closes): see `StructureOutcome`. */
   outcome?: StructureOutcome;
   /** Bar at which it closed. */

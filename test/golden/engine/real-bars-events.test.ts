@@ -239,3 +239,65 @@ describe("context decides the side on real bars", () => {
     },
   );
 });
+
+describe("climaxes at tops and ranges price has left (issue 15, climax discovery)", () => {
+  it(
+    "reads the S&P 2007-07-16 top as a BC with its 08-16 AR once the February distribution has failed above its phase A bands",
+    { timeout: 60_000 },
+    () => {
+      // BC 1461.6 on 2007-02-22, AR 1364 on 03-14: closes above 1511 (half the phase A height over the
+      // BC) from May on fail it, though its resistance had widened to 1498 (line 1565, never reached).
+      // The July top (1555.9, a 120-bar high, 0.9× volume) fell 11.9% to 1370.6 in 23 bars on heavier
+      // volume than the advance: supply took over, the high was a buying climax. Point in time: read
+      // on 2007-09-10.
+      const bars = around("SPX", "2007-09-10", 1000, 0);
+      const a = read("SPX", bars);
+      const seen = a.events.map((e) => `${e.type}@${e.date}`).join(" ");
+      const feb = a.structures?.find((s) => s.from === "2007-02-22");
+      expect(feb?.outcome, JSON.stringify(a.structures)).toBe("failed");
+      expect((feb?.to ?? "9999") < "2007-06-01", JSON.stringify(a.structures)).toBe(true);
+      expect(
+        a.events.filter((e) => e.type === "BC" && barsBetween(bars, e.date, "2007-07-16") <= 2),
+        seen,
+      ).toHaveLength(1);
+      expect(
+        a.events.filter((e) => e.type === "AR" && barsBetween(bars, e.date, "2007-08-16") <= 2),
+        seen,
+      ).toHaveLength(1);
+      expect(a.phase.name).toMatch(/^DIST_/);
+      // The reaction is longer than the 15 bars a trend range's extreme was searched over before.
+      const r = analyze(bars, { symbol: "SPX", market: "US", params: { reLegBars: 15 } });
+      if (!r.ok) throw new Error(r.error.message);
+      expect(r.value.events.some((e) => e.type === "BC" && barsBetween(bars, e.date, "2007-07-16") <= 5)).toBe(false);
+    },
+  );
+
+  it(
+    "ends the S&P 2011 re-accumulation when its push above resistance on no demand falls back",
+    { timeout: 60_000 },
+    () => {
+      // Range 1249–1370.6 from 2011-02-18; closes above 1384 in late April / early May 2011 came on
+      // volume under 1.2× (no SOS), and two closes back under 1370.6 ended it on 2011-05-06. Before,
+      // it stayed open until August and read 2011-08-03 (the fall into the SC) as a Spring.
+      const bars = around("SPX", "2011-08-31", 1000, 0);
+      const a = read("SPX", bars);
+      const feb = a.structures?.find((s) => s.from === "2011-02-18");
+      expect(feb?.outcome, JSON.stringify(a.structures)).toBe("failed");
+      expect(feb?.to, JSON.stringify(a.structures)).toBe("2011-05-06");
+      expect(a.events.filter((e) => e.type === "Spring" && e.date >= "2011-07-01")).toEqual([]);
+      expect(a.events.some((e) => e.type === "SC" && barsBetween(bars, e.date, "2011-08-09") <= 2)).toBe(true);
+    },
+  );
+
+  it("reads no ST on a bar that closed at its low (S&P 2009-02-23)", { timeout: 60_000 }, () => {
+    // 2009-02-23: a low 0.2% above the SC low, closed at the low (cp 0.03) on 1.08× volume; the next
+    // days broke it. A test that closes at its extreme is supply still in control.
+    const bars = around("SPX", "2009-03-06", 1000, 0);
+    const near = (ev: readonly { type: string; date: string }[]) =>
+      ev.filter((e) => e.type === "ST" && barsBetween(bars, e.date, "2009-02-23") <= 1);
+    expect(near(read("SPX", bars).events)).toEqual([]);
+    const off = analyze(bars, { symbol: "SPX", market: "US", params: { stCloseOff: 0 } });
+    if (!off.ok) throw new Error(off.error.message);
+    expect(near(off.value.events)).toHaveLength(1);
+  });
+});

@@ -133,7 +133,9 @@ describe("one reading per date (history-length invariance on real series)", () =
   /**
    * 20 dates (10 on the S&P 500, 10 on the SSE Composite, evenly spread after 1,100 bars) read with
    * 500, 1,000 and all bars before them. Measured today: phase and the events confirmed in the last
-   * 250 bars agree across all three windows on 18 of 20 dates (17 before a range failed at half its
+   * 250 bars agree across all three windows on 19 of 20 dates (18 before distributions failed from
+   * their phase A bands, a push back failed an accumulation and an ST needed a close off its extreme;
+   * S&P 2004-05-20 still differs: the 500-bar window misses the 2003-06-02 SOS; 17 before a range failed at half its
    * height beyond it, 14 before ranges stopped widening to
    * follow a trend; 18 before range exits were dated as SOS/SOW, whose date after a 250-bar warm-up
    * can still depend on a band set a year earlier), and between 1,000 bars and all bars on 20 of 20 —
@@ -159,7 +161,7 @@ describe("one reading per date (history-length invariance on real series)", () =
         if (b === c) longTwo++;
       }
     }
-    expect(allThree, diffs.join("\n")).toBeGreaterThanOrEqual(18);
+    expect(allThree, diffs.join("\n")).toBeGreaterThanOrEqual(19);
     expect(longTwo, diffs.join("\n")).toBeGreaterThanOrEqual(20);
   });
 });

@@ -15,7 +15,9 @@ const REAL_FLOORS: Record<Group, { recall: number; precision: number }> = {
   // precision .563 → .600) also reads an SC on S&P 2000-10-13 where the label says SOW 10-12 (16/18
   // → 16/19); every other figure held. Reading a top as accumulation is the worse error.
   "SC/BC": { recall: 0.62, precision: 0.84 },
-  AR: { recall: 0.5, precision: 0.6 },
+  // AR .50/.60 → .556/.625: the S&P 2007-08-16 AR of the July BC (a distribution failed above its
+  // phase A bands, a top's reaction searched over 25 bars).
+  AR: { recall: 0.55, precision: 0.62 },
   ST: { recall: 0.21, precision: 0.66 },
   "Spring/UTAD": { recall: 0.6, precision: 0.6 },
   "SOS/SOW": { recall: 0.34, precision: 0.8 },
