@@ -62,14 +62,19 @@ export function stepSearch(ctx: ScanContext, state: ScanState, t: number): void 
  * While a structure is open, a climax on the other side that lies a full range height beyond it (an
  * SC under a distribution's support, a BC over an accumulation's resistance) supersedes it once confirmed:
  * the old range is closed with the outcome price gave it (markdown / markup) and the new one opens.
+ * After the breakout (SOS / SOW) the climax only has to lie beyond the range, when its heaviest bar
+ * came after the breakout bar: fresh effort past the break, not the breakout's own volume.
  */
 export function stepSupersede(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
   // An SOS's own pullback (LPS / BU) is part of the structure, never a new BC's reaction. (A markdown
   // can end in a selling climax at any time: panic does not wait for the LPSY.)
   if (st.side === "acc" && st.breakoutIndex >= 0 && t <= st.breakoutIndex + ctx.p.pullbackWindow + 6) return false;
-  const c = trackPending(ctx, state, t, (x) => {
-    // Only after a full move away: one range height beyond the far side (a markup or markdown happened).
-    const h = st.resistance - st.support;
+  const c = trackPending(ctx, state, t, (x: Pick<PendingClimax, "side" | "price"> & Partial<PendingClimax>) => {
+    // A full move away: one range height beyond the far side (a markup or markdown happened). The
+    // side / price pre-filter has no peak yet, so it lets a candidate past the band through.
+    const turned = x.cp === undefined || (x.side === "acc" ? x.cp >= 0.5 : x.cp <= 0.5);
+    const past = st.breakoutIndex >= 0 && turned && (x.peak === undefined || x.peak > st.breakoutIndex);
+    const h = past ? 0 : st.resistance - st.support;
     return x.side !== st.side && (x.side === "acc" ? x.price < st.support - h : x.price > st.resistance + h);
   });
   if (!c) return false;

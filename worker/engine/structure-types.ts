@@ -98,6 +98,8 @@ export interface PendingClimax {
   sr: number;
   vr: number;
   cp: number;
+  /** Bar of its heaviest volume (the one-bar climax's own bar, a cluster's heaviest bar). */
+  peak?: number;
   /** Its reasons, formatted only when the climax becomes an event (most candidates never do). */
   reasons: () => string[];
 }

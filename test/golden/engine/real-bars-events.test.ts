@@ -289,6 +289,35 @@ describe("climaxes at tops and ranges price has left (issue 15, climax discovery
     },
   );
 
+  it(
+    "lets the S&P 2008-01-23 SC supersede the 2007 distribution after its SOW, and fails its range on the May push back",
+    { timeout: 60_000 },
+    () => {
+      // The July-2007 distribution (BC 1555.9, AR 1370.6) broke on 2008-01-17 (SOW); 2008-01-23 made a
+      // 1270 low on the heaviest cluster of the year (01-22, after the SOW bar) and closed at its high:
+      // 7% under support, half a range height — a full height was required before. The new range
+      // (1270–1396) then pushed to 1440 on 2008-05-19 on sub-average volume and fell back under 1396
+      // on 05-21/22: an upthrust, so 3–15 bars after that top no accumulation or markup is read.
+      const all = loadRealBars("SPX");
+      const bars = around("SPX", "2008-02-29", 1000, 0);
+      const a = read("SPX", bars);
+      const seen = a.events.map((e) => `${e.type}@${e.date}`).join(" ");
+      expect(
+        a.events.filter((e) => e.type === "SC" && barsBetween(bars, e.date, "2008-01-23") <= 1),
+        seen,
+      ).toHaveLength(1);
+      const jul = a.structures?.find((s) => s.from === "2007-07-16");
+      expect(jul?.outcome, JSON.stringify(a.structures)).toBe("markdown");
+      const top = indexOnOrAfter(all, "2008-05-19");
+      const phases: string[] = [];
+      for (let k = 3; k <= 15; k++) phases.push(read("SPX", all.slice(top + k + 1 - 1200, top + k + 1)).phase.name);
+      expect(
+        phases.filter((ph) => /^ACC_|^MARKUP$/.test(ph)),
+        phases.join(" "),
+      ).toEqual([]);
+    },
+  );
+
   it("reads no ST on a bar that closed at its low (S&P 2009-02-23)", { timeout: 60_000 }, () => {
     // 2009-02-23: a low 0.2% above the SC low, closed at the low (cp 0.03) on 1.08× volume; the next
     // days broke it. A test that closes at its extreme is supply still in control.
