@@ -1,10 +1,12 @@
 /**
  * Structure opening in the scan: a climax pending its confirmation, the structure it opens (with
  * PS/PSY and the climax event), the search while no structure is open, an opposite climax that
- * supersedes an open structure, and a re-accumulation / re-distribution range in a trend.
+ * supersedes an open structure, a distribution whose BC is exceeded in phase A (re-anchored), and a
+ * re-accumulation / re-distribution range in a trend.
  */
 import { arMinMove, climaxCandidate, climaxEvent, openStructure, preliminaryEvent } from "./detect-climax";
 import { trendRangeAt } from "./detect-trend-range";
+import { fpct } from "./event-util";
 import { at } from "./numeric";
 import { closeStructure, push, setPhase } from "./scan-state";
 import type { PendingClimax, ScanContext, ScanState, Structure } from "./structure-types";
@@ -65,7 +67,7 @@ export function stepSearch(ctx: ScanContext, state: ScanState, t: number): void 
  * After the breakout (SOS / SOW) the climax only has to lie beyond the range, when its heaviest bar
  * came after the breakout bar: fresh effort past the break, not the breakout's own volume.
  */
-export function stepSupersede(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
+function stepSupersede(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
   // An SOS's own pullback (LPS / BU) is part of the structure, never a new BC's reaction. (A markdown
   // can end in a selling climax at any time: panic does not wait for the LPSY.)
   if (st.side === "acc" && st.breakoutIndex >= 0 && t <= st.breakoutIndex + ctx.p.pullbackWindow + 6) return false;
@@ -121,4 +123,50 @@ function openTrendRange(ctx: ScanContext, state: ScanState, t: number): void {
     t,
     acc ? "re-accumulation: a reaction stopped the uptrend" : "re-distribution: a rally stopped the downtrend",
   );
+}
+
+/**
+ * A distribution still in phase A (no ST, trap or breakout) whose high exceeds the BC within
+ * `arTrackBars` bars of it and then falls back by the AR minimum was one climactic episode: the BC
+ * moves to the new high (the old structure is superseded, its BC read as the first wave) and the AR
+ * is tracked afresh. Tops are processes (SSE 2015: a 05-28 BC on 1.5× volume, the top 5178 on 06-12);
+ * the mirror at bottoms is left to the failure and Spring rules — read symmetrically it cost SC/BC
+ * precision on the real suite (.870 → .833) and gained no label.
+ */
+function stepReanchor(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
+  const { s, p, scale } = ctx;
+  if (st.side !== "dist" || st.origin !== "climax" || st.stCount > 0 || st.trapIndex >= 0 || st.breakoutIndex >= 0)
+    return false;
+  const open = t <= st.climaxIndex + p.arTrackBars;
+  if (!open && !st.beyondClimax) return false;
+  const high = at(s.high, t);
+  const ref = st.beyondClimax?.price ?? st.climaxPrice * (1 + p.springMinPen * scale);
+  if (open && high > ref && at(s.frozen, t) !== 1) st.beyondClimax = { index: t, price: high };
+  const b = st.beyondClimax;
+  if (!b || t <= b.index || 1 - at(s.close, t) / b.price < arMinMove(ctx, b.index)) return false;
+  const k = b.index;
+  const first = st.climaxPrice;
+  const c: PendingClimax = {
+    side: "dist",
+    index: k,
+    price: b.price,
+    vol: Math.max(st.climaxVol, at(s.volume, k)),
+    sr: Math.max(st.climaxSr, at(s.sr, k)),
+    vr: at(s.vr, k),
+    cp: at(s.cp, k),
+    peak: k,
+    reasons: () => [
+      `a new high ${fpct(b.price / first - 1)} over the BC ${k - st.climaxIndex} bars after it, before any secondary test: one climactic episode`,
+      `the earlier BC (${first.toFixed(2)}) was its first wave`,
+    ],
+  };
+  closeStructure(state, t, "superseded");
+  state.phase = "NONE"; // the new structure's phase A starts at the new BC (recorded by openFromClimax)
+  openFromClimax(ctx, state, c, t, " over the earlier BC");
+  return true;
+}
+
+/** While a structure is open: an opposite climax supersedes it, or a distribution's BC is re-anchored. */
+export function stepReopen(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
+  return stepSupersede(ctx, state, st, t) || stepReanchor(ctx, state, st, t);
 }

@@ -11,7 +11,7 @@ import { detectEVR } from "./detect-evr";
 import { atrPctAt, confidence, fpct, fx, margin } from "./event-util";
 import { at } from "./numeric";
 import { createPivotTracker, type Pivot, type PivotTracker } from "./pivots";
-import { stepSearch, stepSupersede } from "./scan-open";
+import { stepReopen, stepSearch } from "./scan-open";
 import { closeStructure, push, setPhase } from "./scan-state";
 import type { RawEvent, ScanContext, ScanState, Structure } from "./structure-types";
 
@@ -352,7 +352,7 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
     return;
   }
   if (
-    stepSupersede(ctx, state, st, t) ||
+    stepReopen(ctx, state, st, t) ||
     stepFailure(ctx, state, st, t) ||
     stepPushBack(ctx, state, st, t) ||
     stepExit(ctx, state, st, t)

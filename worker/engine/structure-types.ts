@@ -77,6 +77,8 @@ export interface Structure {
   pushed?: boolean;
   pushHeavy?: boolean;
   backCount?: number;
+  /** A new extreme beyond the climax before any ST (phase A), waiting for its reversal. */
+  beyondClimax?: { index: number; price: number };
   /** How the structure ended (set when it closes): see `StructureOutcome`. */
   outcome?: StructureOutcome;
   /** Bar at which it closed. */

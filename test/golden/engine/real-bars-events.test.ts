@@ -318,6 +318,34 @@ describe("climaxes at tops and ranges price has left (issue 15, climax discovery
     },
   );
 
+  it(
+    "moves a BC exceeded before any secondary test to the new high (SSE 2015-05-28 → 06-12), AR at the July low",
+    { timeout: 60_000 },
+    () => {
+      // 05-28: a −6.5% day on 1.5× volume from 4986.5, AR 4431.6 the next day; price then rose to
+      // 5178.2 on 06-12 (3.8% over it) with no test between, and fell 5.6% by 06-16: one climactic
+      // episode, its top the BC. The reaction ran to 3373.5 on 07-09. Point in time: read on 08-14.
+      const bars = around("000001.sh", "2015-08-14", 1000, 0);
+      const a = read("000001.sh", bars);
+      const seen = a.events.map((e) => `${e.type}@${e.date}`).join(" ");
+      expect(
+        a.events.filter((e) => e.type === "BC" && barsBetween(bars, e.date, "2015-06-12") <= 1),
+        seen,
+      ).toHaveLength(1);
+      expect(
+        a.events.filter((e) => e.type === "AR" && barsBetween(bars, e.date, "2015-07-09") <= 1),
+        seen,
+      ).toHaveLength(1);
+      expect(a.structures?.find((s) => s.from === "2015-05-28")?.outcome, JSON.stringify(a.structures)).toBe(
+        "superseded",
+      );
+      expect(a.phase.name).toMatch(/^DIST_/);
+      // Known at 06-16, not before: read on 06-15 the 05-28 structure is still the one open.
+      const early = read("000001.sh", around("000001.sh", "2015-06-15", 1000, 0));
+      expect(early.events.some((e) => e.type === "BC" && e.date === "2015-06-12")).toBe(false);
+    },
+  );
+
   it("reads no ST on a bar that closed at its low (S&P 2009-02-23)", { timeout: 60_000 }, () => {
     // 2009-02-23: a low 0.2% above the SC low, closed at the low (cp 0.03) on 1.08× volume; the next
     // days broke it. A test that closes at its extreme is supply still in control.
