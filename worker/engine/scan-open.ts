@@ -126,8 +126,9 @@ function openTrendRange(ctx: ScanContext, state: ScanState, t: number): void {
 }
 
 /**
- * A distribution still in phase A (no ST, trap or breakout) whose high exceeds the BC within
- * `arTrackBars` bars of it and then falls back by the AR minimum was one climactic episode: the BC
+ * A distribution still in phase A (no ST, trap or breakout) whose high exceeds the BC and then falls
+ * back by the AR minimum was one climactic episode, however long phase A has lasted (the BC was never
+ * tested; S&P 2018: BC 01-26, no ST until the 09-21 high 2.4% over it): the BC
  * moves to the new high (the old structure is superseded, its BC read as the first wave) and the AR
  * is tracked afresh. Tops are processes (SSE 2015: a 05-28 BC on 1.5× volume, the top 5178 on 06-12);
  * the mirror at bottoms is left to the failure and Spring rules — read symmetrically it cost SC/BC
@@ -137,11 +138,9 @@ function stepReanchor(ctx: ScanContext, state: ScanState, st: Structure, t: numb
   const { s, p, scale } = ctx;
   if (st.side !== "dist" || st.origin !== "climax" || st.stCount > 0 || st.trapIndex >= 0 || st.breakoutIndex >= 0)
     return false;
-  const open = t <= st.climaxIndex + p.arTrackBars;
-  if (!open && !st.beyondClimax) return false;
   const high = at(s.high, t);
   const ref = st.beyondClimax?.price ?? st.climaxPrice * (1 + p.springMinPen * scale);
-  if (open && high > ref && at(s.frozen, t) !== 1) st.beyondClimax = { index: t, price: high };
+  if (high > ref && at(s.frozen, t) !== 1) st.beyondClimax = { index: t, price: high };
   const b = st.beyondClimax;
   if (!b || t <= b.index || 1 - at(s.close, t) / b.price < arMinMove(ctx, b.index)) return false;
   const k = b.index;

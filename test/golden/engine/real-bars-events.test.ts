@@ -346,6 +346,30 @@ describe("climaxes at tops and ranges price has left (issue 15, climax discovery
     },
   );
 
+  it(
+    "moves a BC never tested to a new high over it however long phase A lasted (S&P 2018-09-21)",
+    { timeout: 60_000 },
+    () => {
+      // BC 2872.9 on 2018-01-26, AR 2532.7 on 02-09, then no secondary test of it: the 09-21 high 2940.9
+      // (2.4% over it, 1.8× volume, closed in its lower fifth) fell 3% by 10-10, the reaction to 2603.5 on
+      // 10-29. Point in time: read on 2018-11-30.
+      const bars = around("SPX", "2018-11-30", 1000, 0);
+      const a = read("SPX", bars);
+      const seen = a.events.map((e) => `${e.type}@${e.date}`).join(" ");
+      expect(
+        a.events.filter((e) => e.type === "BC" && barsBetween(bars, e.date, "2018-09-21") <= 1),
+        seen,
+      ).toHaveLength(1);
+      expect(
+        a.events.filter((e) => e.type === "AR" && barsBetween(bars, e.date, "2018-10-29") <= 1),
+        seen,
+      ).toHaveLength(1);
+      expect(a.structures?.find((s) => s.from === "2018-01-26")?.outcome, JSON.stringify(a.structures)).toBe(
+        "superseded",
+      );
+    },
+  );
+
   it("reads no ST on a bar that closed at its low (S&P 2009-02-23)", { timeout: 60_000 }, () => {
     // 2009-02-23: a low 0.2% above the SC low, closed at the low (cp 0.03) on 1.08× volume; the next
     // days broke it. A test that closes at its extreme is supply still in control.

@@ -17,11 +17,12 @@ const REAL_FLOORS: Record<Group, { recall: number; precision: number }> = {
   // SC/BC .625/.842 → .708/.864, AR → .611/.647, ST → .261/.667, Spring/UTAD precision → .667: after
   // its SOW a distribution is superseded by an SC just under its support (S&P 2008-01-23), and that
   // range's failed May push is read. Then SC/BC → .750/.870, AR → .667/.667: a BC exceeded before any
-  // ST moves to the new high (SSE 2015-06-12, its AR 07-09).
-  "SC/BC": { recall: 0.75, precision: 0.86 },
+  // ST moves to the new high (SSE 2015-06-12, its AR 07-09); however long phase A lasted: SC/BC →
+  // .792/.875, AR → .722/.684 (S&P 2018-09-21 BC, its AR 10-29).
+  "SC/BC": { recall: 0.79, precision: 0.87 },
   // AR .50/.60 → .556/.625: the S&P 2007-08-16 AR of the July BC (a distribution failed above its
   // phase A bands, a top's reaction searched over 25 bars).
-  AR: { recall: 0.66, precision: 0.66 },
+  AR: { recall: 0.72, precision: 0.68 },
   ST: { recall: 0.26, precision: 0.66 },
   "Spring/UTAD": { recall: 0.6, precision: 0.66 },
   "SOS/SOW": { recall: 0.34, precision: 0.8 },
