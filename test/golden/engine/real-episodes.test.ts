@@ -24,7 +24,7 @@ const REAL_FLOORS: Record<Group, { recall: number; precision: number }> = {
   // phase A bands, a top's reaction searched over 25 bars).
   AR: { recall: 0.72, precision: 0.68 },
   ST: { recall: 0.26, precision: 0.66 },
-  "Spring/UTAD": { recall: 0.6, precision: 0.66 },
+  "Spring/UTAD": { recall: 0.8, precision: 0.71 },
   "SOS/SOW": { recall: 0.34, precision: 0.8 },
 };
 /** Most wrong-side phases allowed at labelled tops and bottoms (lower only; 234 before issue 15, 91 after its first pass, 27 before ranges failed at half their height, 14 before the 120-bar context test of a re-accumulation). */
