@@ -130,6 +130,9 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
   );
   const ctx = { s, p, scale };
   const { state, pivots } = scanStructure(ctx);
+  // A probable corporate action's bar is an artefact of the adjustment (its effort and spread are
+  // not the market's): no event is dated on it, whatever structure is open then.
+  if (actions.length > 0) state.events = state.events.filter((e) => !actions.some((a) => a.index === e.index));
   const t = s.n - 1;
   const date = (i: number): string => s.date[i] ?? "";
   const warnings: string[] = [];

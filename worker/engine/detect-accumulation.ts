@@ -38,6 +38,7 @@ export function detectAccST(ctx: ScanContext, st: Structure, t: number): RawEven
   const narrow = vol <= p.stNarrowVolShare * st.climaxVol && sr <= p.stNarrowSr * st.climaxSr;
   if (!(light || narrow) || !(sr < st.climaxSr)) return null;
   if (higher && !(at(s.vr, i) <= p.stZoneVr)) return null;
+  if (!(at(s.cp, i) >= p.stCloseOff)) return null;
   if ((!under && at(s.close, i) < st.climaxPrice * 0.99) || !isSwingLow(s, i, 3, 2)) return null;
   const volShare = vol / st.climaxVol;
   return {

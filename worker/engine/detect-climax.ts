@@ -163,6 +163,7 @@ function clusterAt(
     sr: rec.sr,
     vr: rec.vr,
     cp: at(s.cp, t),
+    peak: kmax,
     reasons: () => {
       const base = medianFast(s.volume, b0, c0);
       const ratio = base > 0 ? vmax / base : 0;

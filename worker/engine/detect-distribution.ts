@@ -21,6 +21,7 @@ export function detectDistST(ctx: ScanContext, st: Structure, t: number): RawEve
   const vol = at(s.volume, i);
   if (vol > p.stMaxVolShare * st.climaxVol || !(at(s.sr, i) < st.climaxSr)) return null;
   if (lower && !(at(s.vr, i) <= p.stZoneVr)) return null;
+  if (!(at(s.cp, i) <= 1 - p.stCloseOff)) return null;
   if (at(s.close, i) > st.climaxPrice * 1.01 || !isSwingHigh(s, i, 3, 2)) return null;
   return {
     type: "ST",

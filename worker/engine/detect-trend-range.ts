@@ -75,9 +75,9 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   for (let i = t - HOLD; i >= lo; i--) if (acc ? at(s.low, i) < at(s.low, k) : at(s.high, i) > at(s.high, k)) k = i;
   const arPrice = acc ? at(s.low, k) : at(s.high, k);
   for (let i = k + 1; i <= t; i++) if (acc ? !(at(s.low, i) > arPrice) : !(at(s.high, i) < arPrice)) return null;
-  // The trend extreme before it (the range's other side).
+  // The trend extreme before it (the range's other side), up to `reLegBars` bars before the AR.
   let top = k - 1;
-  for (let i = k - 1; i >= k - p.reReactionBars && i > 0; i--)
+  for (let i = k - 1; i >= k - p.reLegBars && i > 0; i--)
     if (acc ? at(s.high, i) > at(s.high, top) : at(s.low, i) < at(s.low, top)) top = i;
   if (top >= k || k - top < 2) return null;
   const ext = acc ? at(s.high, top) : at(s.low, top);

@@ -2,9 +2,9 @@
  * The structure scan: walks the bars once, left to right, and runs the phase state machine
  * (DOMAIN.md §1.13 F) together with the event detectors. Work done at bar t reads bars ≤ t only,
  * so events and phases of a truncated series equal the full run's up to that bar (point in time).
+ * Opening a structure (climax search, supersession, trend ranges): scan-open.ts.
  */
-import type { PhaseName } from "../contracts/analysis";
-import { arMinMove, climaxCandidate, climaxEvent, openStructure, preliminaryEvent, trackAr } from "./detect-climax";
+import { trackAr } from "./detect-climax";
 import {
   detectAccST,
   detectFollowSOS,
@@ -16,11 +16,12 @@ import {
 } from "./detect-accumulation";
 import { detectDistST, detectFollowSOW, detectLPSY, detectSOW, detectUpthrust } from "./detect-distribution";
 import { detectEVR } from "./detect-evr";
-import { trendRangeAt } from "./detect-trend-range";
 import { atrPctAt, confidence, fpct, fx, margin } from "./event-util";
 import { at } from "./numeric";
 import { createPivotTracker, type Pivot, type PivotTracker } from "./pivots";
-import type { PendingClimax, RawEvent, ScanContext, ScanState, Structure, StructureOutcome } from "./structure-types";
+import { stepReopen, stepSearch } from "./scan-open";
+import { closeStructure, push, setPhase } from "./scan-state";
+import type { RawEvent, ScanContext, ScanState, Structure } from "./structure-types";
 
 /** What the scan knows at its last bar. */
 export interface ScanResult {
@@ -35,106 +36,6 @@ const EXIT_CLOSES = 3;
 /** A decisive close clears the band by max(`EXIT_PCT`·board scale, `EXIT_ATR` ATR). */
 const EXIT_PCT = 0.02;
 const EXIT_ATR = 1;
-
-function setPhase(state: ScanState, phase: PhaseName, index: number, t: number, reason: string): void {
-  if (state.phase === phase) return;
-  state.phase = phase;
-  state.phaseSince = index;
-  state.trendExtreme = Number.NaN;
-  state.phases.push({ phase, index, at: t, reason });
-}
-
-function closeStructure(state: ScanState, t: number, outcome: StructureOutcome): void {
-  const st = state.structure;
-  if (st) {
-    st.outcome = outcome;
-    st.endIndex = t;
-    state.closed.push(st);
-  }
-  state.structure = null;
-  state.closedAt = t;
-}
-
-function push(state: ScanState, ev: RawEvent | null): ev is RawEvent {
-  if (!ev) return false;
-  state.events.push(ev);
-  return true;
-}
-
-/**
- * Updates the pending climax with bar t's candidate (when `accept` takes it) and returns it once a
- * close has moved the AR minimum off its extreme, else null.
- */
-function trackPending(
-  ctx: ScanContext,
-  state: ScanState,
-  t: number,
-  accept: (c: Pick<PendingClimax, "side" | "price">) => boolean,
-): PendingClimax | null {
-  const { s } = ctx;
-  // The side / price filter also runs inside the clustered-climax test, before its volume statistics.
-  const raw = climaxCandidate(ctx, t, (side, price) => accept({ side, price }));
-  const cand = raw && accept(raw) ? raw : null;
-  const pend = state.pending;
-  if (pend) {
-    const beyond = pend.side === "acc" ? at(s.low, t) < pend.price : at(s.high, t) > pend.price;
-    if (cand && cand.side === pend.side && beyond) state.pending = cand;
-    else if (beyond || t > pend.index + ctx.p.arWindow) state.pending = null;
-  } else if (cand) state.pending = cand;
-  const c = state.pending;
-  if (!c || t <= c.index) return null;
-  const close = at(s.close, t);
-  const move = c.side === "acc" ? close / c.price - 1 : 1 - close / c.price;
-  return move < arMinMove(ctx, c.index) ? null : c;
-}
-
-/** Opens the structure of a confirmed climax at t. */
-function openFromClimax(ctx: ScanContext, state: ScanState, c: PendingClimax, t: number, why = ""): void {
-  push(state, preliminaryEvent(ctx, c, t));
-  const ev = climaxEvent(ctx, c, t);
-  push(state, ev);
-  if (c.side === "dist") state.lastBcIndex = c.index;
-  state.structure = openStructure(ctx, c, t);
-  state.lastStructure = state.structure;
-  state.pending = null;
-  setPhase(state, c.side === "acc" ? "ACC_A" : "DIST_A", c.index, t, `${ev.type} confirmed${why}`);
-}
-
-/** Looks for a climax while no structure is open; opens one when a climax confirms. */
-function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
-  const c = trackPending(ctx, state, t, () => true);
-  if (!state.pending) {
-    openTrendRange(ctx, state, t);
-    return;
-  }
-  if (c) openFromClimax(ctx, state, c, t);
-}
-
-/**
- * While a structure is open, a climax on the other side that lies a full range height beyond it (an
- * SC under a distribution's support, a BC over an accumulation's resistance) supersedes it once confirmed:
- * the old range is closed with the outcome price gave it (markdown / markup) and the new one opens.
- */
-function stepSupersede(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
-  // An SOS's own pullback (LPS / BU) is part of the structure, never a new BC's reaction. (A markdown
-  // can end in a selling climax at any time: panic does not wait for the LPSY.)
-  if (st.side === "acc" && st.breakoutIndex >= 0 && t <= st.breakoutIndex + ctx.p.pullbackWindow + 6) return false;
-  const c = trackPending(ctx, state, t, (x) => {
-    // Only after a full move away: one range height beyond the far side (a markup or markdown happened).
-    const h = st.resistance - st.support;
-    return x.side !== st.side && (x.side === "acc" ? x.price < st.support - h : x.price > st.resistance + h);
-  });
-  if (!c) return false;
-  closeStructure(state, t, st.side === "acc" ? "markup" : "markdown");
-  openFromClimax(
-    ctx,
-    state,
-    c,
-    t,
-    st.side === "acc" ? " above the accumulation range" : " below the distribution range",
-  );
-  return true;
-}
 
 /**
  * A range also ends when price simply leaves it in its own direction without a textbook SOS/SOW:
@@ -211,40 +112,6 @@ function exitEvent(ctx: ScanContext, st: Structure, t: number, up: boolean, why:
   };
 }
 
-/** Opens a re-accumulation / re-distribution structure when one becomes knowable at t. */
-function openTrendRange(ctx: ScanContext, state: ScanState, t: number): void {
-  const found = trendRangeAt(ctx, t);
-  // A range in a trend starts after the previous structure ended, never inside its breakout.
-  if (!found || found.structure.climaxIndex <= state.closedAt) return;
-  if (found.climax) {
-    push(state, found.climax);
-    if (found.climax.type === "BC") state.lastBcIndex = found.climax.index;
-  }
-  push(state, found.ar);
-  state.structure = found.structure;
-  state.lastStructure = found.structure;
-  const acc = found.structure.side === "acc";
-  if (found.climax) {
-    setPhase(
-      state,
-      acc ? "ACC_A" : "DIST_A",
-      found.structure.climaxIndex,
-      t,
-      acc
-        ? "demand on the rally: the low was a selling climax"
-        : "supply on the reaction: the high was a buying climax",
-    );
-    return;
-  }
-  setPhase(
-    state,
-    acc ? "ACC_A" : "DIST_A",
-    found.structure.climaxIndex,
-    t,
-    acc ? "re-accumulation: a reaction stopped the uptrend" : "re-distribution: a rally stopped the downtrend",
-  );
-}
-
 /**
  * Most a range widens beyond its phase A bands, as a share of their height, per side. A pivot
  * further out is price leaving the range (an exit or a failure), not a wider range: without the cap
@@ -280,16 +147,21 @@ function stepFailure(ctx: ScanContext, state: ScanState, st: Structure, t: numbe
     }
   }
   // Failed once price closes half the range's height beyond it (at most `failMargin`): in a narrow
-  // range a 5% margin is nearly a full height, and the range outlives the move that broke it.
-  const height = (st.resistance - st.support) / (acc ? st.support : st.resistance);
+  // range a 5% margin is nearly a full height, and the range outlives the move that broke it. A
+  // distribution's line is drawn from its phase A bands (the BC and the AR), not the widened ones:
+  // widening follows a rally that clears the BC, and the line would follow it to the next top.
+  const b0 = acc ? undefined : st.bands0;
+  const sup = b0?.support ?? st.support;
+  const res = b0?.resistance ?? st.resistance;
+  const height = (res - sup) / (acc ? sup : res);
   const m = Math.min(p.failMargin * scale, FAIL_HEIGHT * height);
   const line = acc
     ? st.trapIndex >= 0
       ? st.trapPrice
-      : st.support * (1 - m)
+      : sup * (1 - m)
     : st.trapIndex >= 0
       ? st.trapPrice
-      : st.resistance * (1 + m);
+      : res * (1 + m);
   st.failCount = (acc ? c < line : c > line) ? st.failCount + 1 : 0;
   if (st.failCount < 2) return false;
   state.failures.push({ kind: "range_broken", index: t });
@@ -300,6 +172,28 @@ function stepFailure(ctx: ScanContext, state: ScanState, st: Structure, t: numbe
     t,
     acc ? "accumulation failed: two closes below the range" : "distribution failed: two closes above the range",
   );
+  closeStructure(state, t, "failed");
+  return true;
+}
+
+/**
+ * A push above an accumulation's resistance with no demand behind it (closes ≥ `breakMargin` above
+ * it, none on SOS volume `breakVr`) that falls back (two closes under it) fails the range: an
+ * upthrust, not a markup. A push that carried volume is left to the SOS, exit and failure rules.
+ */
+function stepPushBack(ctx: ScanContext, state: ScanState, st: Structure, t: number): boolean {
+  if (st.side !== "acc" || st.breakoutIndex >= 0) return false;
+  const { s, p, scale } = ctx;
+  const c = at(s.close, t);
+  const R = st.resistance;
+  if (c >= R * (1 + p.breakMargin * scale)) {
+    st.pushed = true;
+    if (at(s.vr, t) >= p.breakVr) st.pushHeavy = true;
+  }
+  st.backCount = st.pushed && c < R ? (st.backCount ?? 0) + 1 : 0;
+  if ((st.backCount ?? 0) < 2 || st.pushHeavy) return false;
+  state.failures.push({ kind: "range_broken", index: t });
+  setPhase(state, "MARKDOWN", t, t, "accumulation failed: a push above resistance on no demand fell back");
   closeStructure(state, t, "failed");
   return true;
 }
@@ -497,7 +391,13 @@ function step(ctx: ScanContext, state: ScanState, tracker: PivotTracker, t: numb
     if (push(state, trackAr(ctx, st, t))) catchUpTests(ctx, state, st, t);
     return;
   }
-  if (stepSupersede(ctx, state, st, t) || stepFailure(ctx, state, st, t) || stepExit(ctx, state, st, t)) return;
+  if (
+    stepReopen(ctx, state, st, t) ||
+    stepFailure(ctx, state, st, t) ||
+    stepPushBack(ctx, state, st, t) ||
+    stepExit(ctx, state, st, t)
+  )
+    return;
   widen(ctx, st, tracker.pivots[tracker.pivots.length - 1], t);
   // Mark bars that travelled away from the climax side; judged one bar behind the ST lag.
   markAway(ctx, st, t - 3);

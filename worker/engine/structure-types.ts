@@ -73,6 +73,12 @@ export interface Structure {
   failCount: number;
   /** The bands when widening began: widening is capped at `WIDEN_MAX` of their height per side. */
   bands0?: { support: number; resistance: number };
+  /** Accumulation: a close cleared resistance by `breakMargin` (no SOS yet); one did so on SOS volume; closes back under it since. */
+  pushed?: boolean;
+  pushHeavy?: boolean;
+  backCount?: number;
+  /** A new extreme beyond the climax before any ST (phase A), waiting for its reversal. */
+  beyondClimax?: { index: number; price: number };
   /** How the structure ended (set when it closes): see `StructureOutcome`. */
   outcome?: StructureOutcome;
   /** Bar at which it closed. */
@@ -94,6 +100,8 @@ export interface PendingClimax {
   sr: number;
   vr: number;
   cp: number;
+  /** Bar of its heaviest volume (the one-bar climax's own bar, a cluster's heaviest bar). */
+  peak?: number;
   /** Its reasons, formatted only when the climax becomes an event (most candidates never do). */
   reasons: () => string[];
 }

@@ -14,10 +14,16 @@ const REAL_FLOORS: Record<Group, { recall: number; precision: number }> = {
   // SC/BC precision .88 → .84 once, by exactly one event: `reExtremeBars` 120 (wrong side 14 → 1, AR
   // precision .563 → .600) also reads an SC on S&P 2000-10-13 where the label says SOW 10-12 (16/18
   // → 16/19); every other figure held. Reading a top as accumulation is the worse error.
-  "SC/BC": { recall: 0.62, precision: 0.84 },
-  AR: { recall: 0.5, precision: 0.6 },
-  ST: { recall: 0.47, precision: 0.76 },
-  "Spring/UTAD": { recall: 0.8, precision: 0.8 },
+  // Wave 8, both engine lines merged: climax discovery (a distribution's failure line from its
+  // phase-A bands, a top's reaction searched over 25 bars, supersession by an opposite climax just
+  // beyond a broken range, a BC exceeded before any ST re-anchored at the new high, UT volume 1.2×)
+  // and events inside open structures (undercut, narrow-heavy and after-Spring STs, tests replayed
+  // when a late AR confirms, Spring minimum 0.3%, #2 Spring spread ≥ 1): SC/BC .625/.842 → .792/.875,
+  // AR .50/.60 → .722/.684, ST .217/.667 → .522/.769, Spring/UTAD .60/.60 → 1.0/.857.
+  "SC/BC": { recall: 0.79, precision: 0.87 },
+  AR: { recall: 0.72, precision: 0.68 },
+  ST: { recall: 0.52, precision: 0.76 },
+  "Spring/UTAD": { recall: 1, precision: 0.85 },
   "SOS/SOW": { recall: 0.34, precision: 0.8 },
 };
 /** Most wrong-side phases allowed at labelled tops and bottoms (lower only; 234 before issue 15, 91 after its first pass, 27 before ranges failed at half their height, 14 before the 120-bar context test of a re-accumulation, 1 before a markup ended at a 4% / 1.5 ATR reaction). */
