@@ -1,0 +1,139 @@
+/**
+ * Where the whole-market funnel's time goes inside workerd (warm snapshot, 200 / 1,000 / 5,300
+ * symbols × 320 bars), stage by stage, wall and workerd process CPU (bench/support/process-cpu.ts):
+ * the per-batch freshness read (`servingFor`), the snapshot decode (`columnsMany`), the map phase
+ * (`screenFeatures` over the decoded columns, no D1), the reduce (`reduceFunnel`), and the whole
+ * funnel as market.bench.ts times it — each with and without the bench's 5,300 × 320 bar objects
+ * alive in the isolate (ballast the funnel itself never holds).
+ */
+import { env } from "cloudflare:test";
+import { expect, it } from "vitest";
+import type * as sourceFeatures from "../../worker/background/screen-features";
+import type { Universe } from "../../worker/background/universe";
+import type * as sourceReduce from "../../worker/engine/screen/reduce-funnel";
+import type { SymbolFeatures } from "../../worker/engine/screen/symbol-features";
+import type * as sourceDb from "../../worker/storage/db";
+import type * as sourceCache from "../../worker/storage/market-cache-repo";
+import type * as sourceSnapshots from "../../worker/storage/market-snapshot-repo";
+import { benchUniverse } from "../support/market-universe";
+import { median, timing, type Metric } from "../support/record";
+import { fillStore, workerdCpuMs } from "./market-fill";
+
+const SIZES = [200, 1000, 5300] as const;
+const BARS = 320;
+const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };
+const SHIPPED: string = "./shipped-market.ts?shipped";
+const shipped = (await import(/* @vite-ignore */ SHIPPED)) as typeof sourceFeatures &
+  typeof sourceReduce &
+  typeof sourceDb &
+  typeof sourceCache &
+  typeof sourceSnapshots;
+const { screenFeatures, reduceFunnel, createDb, D1MarketCache, MarketSnapshots } = shipped;
+const UNIVERSE: Universe = { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: null, simulated: false };
+
+async function report(metric: Metric): Promise<void> {
+  await fetch(bindings.BENCH_COLLECTOR_URL, { method: "POST", body: JSON.stringify(metric) });
+}
+
+/** Wall and workerd CPU of `fn`, bracketed by a D1 round trip (the clock moves on I/O) and a CPU read. */
+async function span(fn: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
+  await env.DB.prepare("SELECT 1").first();
+  const c0 = (await workerdCpuMs(bindings.BENCH_COLLECTOR_URL)) ?? Number.NaN;
+  const t0 = performance.now();
+  await fn();
+  await env.DB.prepare("SELECT 1").first();
+  const t1 = performance.now();
+  const c1 = (await workerdCpuMs(bindings.BENCH_COLLECTOR_URL)) ?? Number.NaN;
+  return { wall: t1 - t0, cpu: c1 - c0 };
+}
+
+it(`the funnel's stages at ${SIZES.join(" / ")} symbols`, async () => {
+  const full = benchUniverse(5300, BARS);
+  const index = full.index;
+  const symbolsAll = full.symbols;
+  let ballast: unknown = full.bars;
+  const lines: string[] = [];
+  const figures = new Map<string, { wall: number[]; cpu: number[] }>();
+  const add = (key: string, r: { wall: number; cpu: number }) => {
+    const f = figures.get(key) ?? { wall: [], cpu: [] };
+    f.wall.push(r.wall);
+    f.cpu.push(r.cpu);
+    figures.set(key, f);
+  };
+  for (const n of SIZES) {
+    await fillStore(full, n);
+    const snapshots = new MarketSnapshots(env.DB, env.SPILLS);
+    const store = new D1MarketCache(createDb(env.DB), snapshots);
+    expect((await store.rebuildSnapshot("CN", null, 0))?.published).toBe(true);
+    const snap = await snapshots.current("CN");
+    if (!snap) throw new Error("no snapshot");
+    const symbols = symbolsAll.slice(0, n);
+    const batches: (typeof symbols)[] = [];
+    for (let i = 0; i < n; i += 100) batches.push(symbols.slice(i, i + 100));
+    const inMemory = { getColumnsMany: async (ids: readonly string[], last?: number) => snap.columnsMany(ids, last) };
+    let features: SymbolFeatures[] = [];
+    const stages: [string, () => Promise<void>][] = [
+      ["empty", async () => {}],
+      [
+        "fresh",
+        async () => {
+          for (const b of batches) await snapshots.servingFor(b.map((s) => s.id));
+        },
+      ],
+      [
+        "decode",
+        async () => {
+          let k = 0;
+          for (const b of batches)
+            k += snap.columnsMany(
+              b.map((s) => s.id),
+              BARS,
+            ).length;
+          expect(k).toBe(n);
+        },
+      ],
+      [
+        "decode_map",
+        async () => {
+          features = [];
+          for (const b of batches) features.push(...(await screenFeatures(inMemory, b, UNIVERSE, index)));
+        },
+      ],
+      [
+        "reduce",
+        async () => {
+          expect(reduceFunnel(features, { limit: 12, index }).summary.total_scanned).toBe(n);
+        },
+      ],
+      [
+        "funnel",
+        async () => {
+          const fs: SymbolFeatures[] = [];
+          for (const b of batches) fs.push(...(await screenFeatures(store, b, UNIVERSE, index)));
+          expect(reduceFunnel(fs, { limit: 12, index }).summary.total_scanned).toBe(n);
+        },
+      ],
+    ];
+    const runs = n > 1000 ? 3 : 5;
+    // Ballast on and off alternately (it is regenerated: the funnel never holds bar objects).
+    for (let round = 0; round < 2 * runs; round++) {
+      const withBallast = round % 2 === 0;
+      ballast = withBallast ? (ballast ?? benchUniverse(5300, BARS).bars) : null;
+      for (const [name, fn] of stages) add(`${name}_${withBallast ? "ballast" : "bare"}_${n}`, await span(fn));
+    }
+    const s = reduceFunnel(features, { limit: 12, index }).summary;
+    lines.push(`${n}: L1 ${s.layer1_passed} L2 ${s.layer2_passed} L4 ${s.layer4_passed}`);
+  }
+  ballast = null;
+  for (const [key, f] of figures) {
+    lines.push(`${key}: wall ${median(f.wall).toFixed(0)} cpu ${median(f.cpu).toFixed(0)}`);
+    await report({
+      id: `funnel_stage_${key}_ms`,
+      name: `funnel stage ${key} (workerd)`,
+      ...timing(f.wall),
+      unit: "ms",
+      timed: `wall; workerd process CPU median ${median(f.cpu).toFixed(1)} ms`,
+    });
+  }
+  console.log(lines.join("\n"));
+});
