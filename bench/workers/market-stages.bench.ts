@@ -15,7 +15,7 @@ import type { SymbolFeatures } from "../../worker/engine/screen/symbol-features"
 import type * as sourceDb from "../../worker/storage/db";
 import type * as sourceCache from "../../worker/storage/market-cache-repo";
 import type * as sourceSnapshots from "../../worker/storage/market-snapshot-repo";
-import { benchUniverse } from "../support/market-universe";
+import { benchUniverse, type BenchSymbol } from "../support/market-universe";
 import { median, timing, type Metric } from "../support/record";
 import { fillStore, workerdCpuMs } from "./market-fill";
 
@@ -47,11 +47,18 @@ async function span(fn: () => Promise<void>): Promise<{ wall: number; cpu: numbe
   return { wall: t1 - t0, cpu: c1 - c0 };
 }
 
+/** Fills the store with `n` symbols; only their list outlives the call. */
+async function fill(n: number): Promise<BenchSymbol[]> {
+  const u = benchUniverse(n, BARS);
+  await fillStore(u, n);
+  return u.symbols;
+}
+
 it(`the funnel's stages at ${SIZES.join(" / ")} symbols`, async () => {
-  const full = benchUniverse(5300, BARS);
-  const index = full.index;
-  const symbolsAll = full.symbols;
-  let ballast: unknown = full.bars;
+  // Only the symbols and the index stay referenced; each size's bars are generated for its fill and
+  // dropped (the same seed gives the same first symbols at every size).
+  const { index } = benchUniverse(1, BARS);
+  let ballast: unknown = null;
   const lines: string[] = [];
   const figures = new Map<string, { wall: number[]; cpu: number[] }>();
   const add = (key: string, r: { wall: number; cpu: number }) => {
@@ -61,13 +68,12 @@ it(`the funnel's stages at ${SIZES.join(" / ")} symbols`, async () => {
     figures.set(key, f);
   };
   for (const n of SIZES) {
-    await fillStore(full, n);
+    const symbols = await fill(n);
     const snapshots = new MarketSnapshots(env.DB, env.SPILLS);
     const store = new D1MarketCache(createDb(env.DB), snapshots);
     expect((await store.rebuildSnapshot("CN", null, 0))?.published).toBe(true);
     const snap = await snapshots.current("CN");
     if (!snap) throw new Error("no snapshot");
-    const symbols = symbolsAll.slice(0, n);
     const batches: (typeof symbols)[] = [];
     for (let i = 0; i < n; i += 100) batches.push(symbols.slice(i, i + 100));
     const inMemory = { getColumnsMany: async (ids: readonly string[], last?: number) => snap.columnsMany(ids, last) };
