@@ -1,19 +1,22 @@
 /**
  * A loopback collector for figures measured inside workerd (which has no file system): benchmarks
  * there POST each metric here, and it is appended to the run's record file like `record()` does.
- * `GET /cpu` answers the on-CPU milliseconds so far of the workerd processes this one started
- * (process-cpu.ts; `{ "ms": null }` where `/proc` cannot tell), so a bench can read CPU around a span.
+ * `GET /cpu` answers the on-CPU milliseconds so far and the resident size (MiB) of the workerd
+ * process that asks (process-cpu.ts; `{ "ms": null, "rssMb": null }` where `/proc` cannot tell), so
+ * a bench can read its CPU around a span.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { workerdCpuMs } from "./process-cpu";
+import { cpuMsOf, rssMbOf, workerdOf } from "./process-cpu";
 import { record, type Metric } from "./record";
 
 /** Starts the collector; returns its URL and a closer. */
 export async function startCollector(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     if (req.method === "GET" && req.url === "/cpu") {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ms: workerdCpuMs() }));
+      const pid = workerdOf(req.socket.remotePort ?? 0, req.socket.localPort ?? 0);
+      const body = pid === null ? { ms: null, rssMb: null } : { ms: cpuMsOf(pid), rssMb: rssMbOf(pid) };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
       return;
     }
     let body = "";

@@ -1,19 +1,28 @@
 /**
- * CPU time of the workerd processes this process started (Linux `/proc`): the on-CPU nanoseconds of
- * every thread (`/proc/<pid>/task/<tid>/schedstat`, first field) of each descendant whose command is
- * `workerd`. workerd gives a worker no CPU clock (its timers move on I/O only), so a bench inside it
- * asks the collector for this figure before and after a span: the difference is the CPU the whole
- * workerd process spent meanwhile — the worker's JS, its GC, and local D1/R2 (SQLite runs in the same
- * process) — whatever else the machine was doing. Only descendants of this process count, so other
- * processes named workerd on the machine are not mixed in.
+ * CPU time and resident size of the workerd process that asked (Linux `/proc`). workerd gives a
+ * worker no CPU clock (its timers move on I/O only), so a bench inside it asks the collector before
+ * and after a span; the collector finds which process holds the asking connection (its client port
+ * in `/proc/net/tcp`, the socket's inode among the fds of the workerd processes this one started)
+ * and answers the on-CPU nanoseconds of all its threads (`/proc/<pid>/task/<tid>/schedstat`, first
+ * field). The difference is what that workerd spent meanwhile — the worker's JS, its GC, local D1 and
+ * R2 (SQLite runs in the same process) — whatever else the machine was doing; other workerd
+ * processes (another bench file running beside it, other users' runs) are not mixed in.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 function read(file: string): string | null {
   try {
     return readFileSync(file, "utf8");
   } catch {
     return null;
+  }
+}
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 
@@ -31,7 +40,7 @@ function statOf(pid: number): [number, string] | null {
 export function workerdPids(root = process.pid): number[] {
   const parent = new Map<number, number>();
   const command = new Map<number, string>();
-  for (const name of readdirSync("/proc")) {
+  for (const name of list("/proc")) {
     const pid = Number(name);
     if (!Number.isInteger(pid)) continue;
     const s = statOf(pid);
@@ -46,23 +55,53 @@ export function workerdPids(root = process.pid): number[] {
   return [...command].filter(([pid, cmd]) => cmd === "workerd" && descends(pid)).map(([pid]) => pid);
 }
 
-let known: number[] = [];
-
-/** On-CPU milliseconds so far of every thread of the workerd processes descended from this one (null off Linux). */
-export function workerdCpuMs(): number | null {
-  // The pids found once stay while they live (a scan of /proc per call would slow the caller's span).
-  if (known.length === 0 || known.some((pid) => read(`/proc/${pid}/stat`) === null)) known = workerdPids();
-  const pids = known;
-  if (pids.length === 0) return null;
-  let ns = 0;
-  for (const pid of pids) {
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
+/** The socket inode of the loopback TCP connection from `clientPort` to `serverPort`, or null. */
+function socketInode(clientPort: number, serverPort: number): string | null {
+  const hex = (p: number) => p.toString(16).toUpperCase().padStart(4, "0");
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"])
+    for (const line of (read(file) ?? "").split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f[1]?.endsWith(`:${hex(clientPort)}`) && f[2]?.endsWith(`:${hex(serverPort)}`)) return f[9] ?? null;
     }
-    for (const tid of tasks) ns += Number(read(`/proc/${pid}/task/${tid}/schedstat`)?.split(" ")[0] ?? 0);
-  }
+  return null;
+}
+
+/** Which process answers a connection: remembered per client port (a kept-alive connection asks again). */
+const byPort = new Map<number, number>();
+
+/** The pid of the workerd process (descended from this one) holding the connection from `clientPort`, or null. */
+export function workerdOf(clientPort: number, serverPort: number): number | null {
+  const seen = byPort.get(clientPort);
+  if (seen !== undefined && read(`/proc/${seen}/stat`) !== null) return seen;
+  const inode = socketInode(clientPort, serverPort);
+  if (!inode) return null;
+  const link = `socket:[${inode}]`;
+  for (const pid of workerdPids())
+    for (const fd of list(`/proc/${pid}/fd`)) {
+      let target = "";
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (target === link) {
+        byPort.set(clientPort, pid);
+        return pid;
+      }
+    }
+  return null;
+}
+
+/** On-CPU milliseconds so far of every thread of process `pid`. */
+export function cpuMsOf(pid: number): number {
+  let ns = 0;
+  for (const tid of list(`/proc/${pid}/task`))
+    ns += Number(read(`/proc/${pid}/task/${tid}/schedstat`)?.split(" ")[0] ?? 0);
   return ns / 1e6;
+}
+
+/** Resident set size (MiB) of process `pid` (`VmRSS`), or null. */
+export function rssMbOf(pid: number): number | null {
+  const kb = /VmRSS:\s+(\d+)/.exec(read(`/proc/${pid}/status`) ?? "")?.[1];
+  return kb === undefined ? null : Number(kb) / 1024;
 }

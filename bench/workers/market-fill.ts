@@ -38,6 +38,11 @@ export async function fillStore(
 
 /** On-CPU ms so far of the workerd process running this bench (bench/support/process-cpu.ts), or null. */
 export async function workerdCpuMs(collectorUrl: string): Promise<number | null> {
+  return (await workerdProcess(collectorUrl)).ms;
+}
+
+/** The workerd process's CPU so far (ms) and resident size (MiB), null where the collector cannot tell. */
+export async function workerdProcess(collectorUrl: string): Promise<{ ms: number | null; rssMb: number | null }> {
   const res = await fetch(`${collectorUrl}/cpu`);
-  return ((await res.json()) as { ms: number | null }).ms;
+  return (await res.json()) as { ms: number | null; rssMb: number | null };
 }

@@ -17,7 +17,7 @@ import type * as sourceCache from "../../worker/storage/market-cache-repo";
 import type * as sourceSnapshots from "../../worker/storage/market-snapshot-repo";
 import { benchUniverse, type BenchSymbol } from "../support/market-universe";
 import { median, timing, type Metric } from "../support/record";
-import { fillStore, workerdCpuMs } from "./market-fill";
+import { fillStore, workerdCpuMs, workerdProcess } from "./market-fill";
 
 const SIZES = [200, 1000, 5300] as const;
 const BARS = 320;
@@ -124,8 +124,15 @@ it(`the funnel's stages at ${SIZES.join(" / ")} symbols`, async () => {
     // Ballast on and off alternately (it is regenerated: the funnel never holds bar objects).
     for (let round = 0; round < 2 * runs; round++) {
       const withBallast = round % 2 === 0;
+      const before = (await workerdProcess(bindings.BENCH_COLLECTOR_URL)).rssMb;
       ballast = withBallast ? (ballast ?? benchUniverse(5300, BARS).bars) : null;
+      const held = (await workerdProcess(bindings.BENCH_COLLECTOR_URL)).rssMb;
       for (const [name, fn] of stages) add(`${name}_${withBallast ? "ballast" : "bare"}_${n}`, await span(fn));
+      const after = (await workerdProcess(bindings.BENCH_COLLECTOR_URL)).rssMb;
+      if (round < 2)
+        lines.push(
+          `${n} round ${round}: workerd RSS ${before} → ${held} (ballast ${withBallast}) → ${after} MiB after the stages`,
+        );
     }
     const s = reduceFunnel(features, { limit: 12, index }).summary;
     lines.push(`${n}: L1 ${s.layer1_passed} L2 ${s.layer2_passed} L4 ${s.layer4_passed}`);
