@@ -31,6 +31,17 @@ const shipped = (await import(/* @vite-ignore */ SHIPPED)) as typeof sourceFeatu
 const { screenFeatures, reduceFunnel, createDb, D1MarketCache, MarketSnapshots } = shipped;
 const UNIVERSE: Universe = { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: null, simulated: false };
 
+/** What each stage's span holds. */
+const STAGES: Record<string, string> = {
+  empty: "nothing (the bracket's own cost: one SELECT 1 and the CPU reads)",
+  fresh: "per batch of 100 one servingFor read (the snapshot's freshness: D1 row + symbols written since)",
+  decode: "per batch of 100 columnsMany from the parsed snapshot (320 bars, typed-array columns)",
+  decode_map: "per batch of 100 screenFeatures over columnsMany from the parsed snapshot (no D1)",
+  reduce: "reduceFunnel over the map phase's features (RPS, L2–L5, sectors, allocation)",
+  funnel:
+    "the whole funnel as funnel_snapshot_warm: per batch of 100 screenFeatures through D1MarketCache (freshness read + decode + map), then reduceFunnel",
+};
+
 async function report(metric: Metric): Promise<void> {
   await fetch(bindings.BENCH_COLLECTOR_URL, { method: "POST", body: JSON.stringify(metric) });
 }
@@ -60,9 +71,10 @@ it(`the funnel's stages at ${SIZES.join(" / ")} symbols`, async () => {
   const { index } = benchUniverse(1, BARS);
   let ballast: unknown = null;
   const lines: string[] = [];
-  const figures = new Map<string, { wall: number[]; cpu: number[] }>();
-  const add = (key: string, r: { wall: number; cpu: number }) => {
-    const f = figures.get(key) ?? { wall: [], cpu: [] };
+  const figures = new Map<string, { stage: string; alive: boolean; n: number; wall: number[]; cpu: number[] }>();
+  const add = (stage: string, alive: boolean, n: number, r: { wall: number; cpu: number }) => {
+    const key = `${stage}_${alive ? "ballast" : "bare"}_${n}`;
+    const f = figures.get(key) ?? { stage, alive, n, wall: [], cpu: [] };
     f.wall.push(r.wall);
     f.cpu.push(r.cpu);
     figures.set(key, f);
@@ -127,11 +139,11 @@ it(`the funnel's stages at ${SIZES.join(" / ")} symbols`, async () => {
       const before = (await workerdProcess(bindings.BENCH_COLLECTOR_URL)).rssMb;
       ballast = withBallast ? (ballast ?? benchUniverse(5300, BARS).bars) : null;
       const held = (await workerdProcess(bindings.BENCH_COLLECTOR_URL)).rssMb;
-      for (const [name, fn] of stages) add(`${name}_${withBallast ? "ballast" : "bare"}_${n}`, await span(fn));
+      for (const [name, fn] of stages) add(name, withBallast, n, await span(fn));
       const after = (await workerdProcess(bindings.BENCH_COLLECTOR_URL)).rssMb;
       if (round < 2)
         lines.push(
-          `${n} round ${round}: workerd RSS ${before} → ${held} (ballast ${withBallast}) → ${after} MiB after the stages`,
+          `${n} round ${round}: workerd RSS ${before?.toFixed(0)} → ${held?.toFixed(0)} MiB (bar objects ${withBallast ? "made" : "dropped"}) → ${after?.toFixed(0)} after the stages`,
         );
     }
     const s = reduceFunnel(features, { limit: 12, index }).summary;
@@ -139,14 +151,24 @@ it(`the funnel's stages at ${SIZES.join(" / ")} symbols`, async () => {
   }
   ballast = null;
   for (const [key, f] of figures) {
+    const { stage, alive, n } = f;
+    const what = `${STAGES[stage] ?? stage}; ${n} symbols × ${BARS} bars, warm snapshot, ${alive ? "with" : "without"} the bench's 5,300 × ${BARS} bar objects alive`;
     lines.push(`${key}: wall ${median(f.wall).toFixed(0)} cpu ${median(f.cpu).toFixed(0)}`);
     await report({
       id: `funnel_stage_${key}_ms`,
-      name: `funnel stage ${key} (workerd)`,
+      name: `funnel stage ${stage}, ${n} symbols${alive ? ", bar objects alive" : ""} (workerd, wall)`,
       ...timing(f.wall),
       unit: "ms",
-      timed: `wall; workerd process CPU median ${median(f.cpu).toFixed(1)} ms`,
+      timed: `wall: ${what}; then one SELECT 1`,
     });
+    if (f.cpu.some((x) => Number.isFinite(x)))
+      await report({
+        id: `funnel_stage_${key}_cpu_ms`,
+        name: `funnel stage ${stage}, ${n} symbols${alive ? ", bar objects alive" : ""} (workerd process CPU)`,
+        ...timing(f.cpu),
+        unit: "ms",
+        timed: `on-CPU time of the workerd process (all threads, /proc) over: ${what}`,
+      });
   }
   console.log(lines.join("\n"));
 });
