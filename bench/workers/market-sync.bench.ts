@@ -57,14 +57,20 @@ function liveEnv(prefix: string): Env {
 }
 
 /** Workerd process CPU of a funnel figure's runs (the collector's /proc read around each run). */
+/** Each CPU figure's median per symbol at the first size reported (for `growth`). */
+const firstCpuPerSymbol = new Map<string, { n: number; perSymbol: number }>();
+
 async function reportCpu(id: string, name: string, n: number, cpu: readonly number[]): Promise<void> {
   if (cpu.length === 0) return;
+  const base = firstCpuPerSymbol.get(id);
+  if (!base) firstCpuPerSymbol.set(id, { n, perSymbol: median(cpu) / n });
   await report({
     id: `${id}_${n}_cpu_ms`,
     name: `${name}, ${n} symbols (workerd process CPU)`,
     ...timing(cpu),
     unit: "ms",
     ...(n === 5300 ? { goal: 2000 } : {}),
+    ...(base ? { growth: { ratio: median(cpu) / n / base.perSymbol, vs: `${base.n}, per symbol` } } : {}),
     timed: `on-CPU time of every workerd thread (the worker's JS and GC, local D1 and R2; /proc schedstat read by the collector before and after) over each run of ${id}_${n}_ms`,
   });
 }
