@@ -1,9 +1,9 @@
 /**
  * A loopback collector for figures measured inside workerd (which has no file system): benchmarks
  * there POST each metric here, and it is appended to the run's record file like `record()` does.
- * `GET /cpu` answers the on-CPU milliseconds so far and the resident size (MiB) of the workerd
- * process that asks (process-cpu.ts; `{ "ms": null, "rssMb": null }` where `/proc` cannot tell), so
- * a bench can read its CPU around a span.
+ * `GET /cpu` answers the on-CPU milliseconds so far (all threads `ms`, the event-loop thread
+ * `mainMs`) and the resident size (MiB) of the workerd process that asks (process-cpu.ts; nulls
+ * where `/proc` cannot tell), so a bench can read its CPU around a span.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,7 +15,11 @@ export async function startCollector(): Promise<{ url: string; close(): Promise<
   const server = createServer((req, res) => {
     if (req.method === "GET" && req.url === "/cpu") {
       const pid = workerdOf(req.socket.remotePort ?? 0, req.socket.localPort ?? 0);
-      const body = pid === null ? { ms: null, rssMb: null } : { ms: cpuMsOf(pid), rssMb: rssMbOf(pid) };
+      const cpu = pid === null ? null : cpuMsOf(pid);
+      const body =
+        pid === null || !cpu
+          ? { ms: null, mainMs: null, rssMb: null }
+          : { ms: cpu.all, mainMs: cpu.main, rssMb: rssMbOf(pid) };
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
       return;
     }

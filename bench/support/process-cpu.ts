@@ -92,12 +92,20 @@ export function workerdOf(clientPort: number, serverPort: number): number | null
   return null;
 }
 
-/** On-CPU milliseconds so far of every thread of process `pid`. */
-export function cpuMsOf(pid: number): number {
+/**
+ * On-CPU milliseconds so far of every thread of process `pid`, and of its main thread alone. In
+ * workerd the main thread is the event loop that runs the worker and the local D1/R2 simulators
+ * alike; the others are V8's helpers (concurrent GC marking, compilation).
+ */
+export function cpuMsOf(pid: number): { all: number; main: number } {
   let ns = 0;
-  for (const tid of list(`/proc/${pid}/task`))
-    ns += Number(read(`/proc/${pid}/task/${tid}/schedstat`)?.split(" ")[0] ?? 0);
-  return ns / 1e6;
+  let main = 0;
+  for (const tid of list(`/proc/${pid}/task`)) {
+    const t = Number(read(`/proc/${pid}/task/${tid}/schedstat`)?.split(" ")[0] ?? 0);
+    ns += t;
+    if (tid === String(pid)) main = t;
+  }
+  return { all: ns / 1e6, main: main / 1e6 };
 }
 
 /** Resident set size (MiB) of process `pid` (`VmRSS`), or null. */

@@ -41,8 +41,18 @@ export async function workerdCpuMs(collectorUrl: string): Promise<number | null>
   return (await workerdProcess(collectorUrl)).ms;
 }
 
-/** The workerd process's CPU so far (ms) and resident size (MiB), null where the collector cannot tell. */
-export async function workerdProcess(collectorUrl: string): Promise<{ ms: number | null; rssMb: number | null }> {
+/** What the collector tells of the workerd process running this bench (bench/support/collector.ts). */
+export interface WorkerdProcess {
+  /** On-CPU ms so far, all threads. */
+  ms: number | null;
+  /** On-CPU ms so far of the event-loop thread (the worker and local D1/R2; not V8's GC/compile helpers). */
+  mainMs: number | null;
+  /** Resident size, MiB (the whole process: the test pool, both module copies, local D1). */
+  rssMb: number | null;
+}
+
+/** The workerd process's CPU so far and resident size, null where the collector cannot tell. */
+export async function workerdProcess(collectorUrl: string): Promise<WorkerdProcess> {
   const res = await fetch(`${collectorUrl}/cpu`);
-  return (await res.json()) as { ms: number | null; rssMb: number | null };
+  return (await res.json()) as WorkerdProcess;
 }
