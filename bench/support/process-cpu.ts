@@ -36,23 +36,23 @@ function statOf(pid: number): [number, string] | null {
   return [Number(rest[1]), text.slice(open + 1, close)];
 }
 
-/** Pids of the workerd processes descended from `root`. */
-export function workerdPids(root = process.pid): number[] {
+/** Pids of the processes named `command` (workerd by default) descended from `root`. */
+export function workerdPids(root = process.pid, command = "workerd"): number[] {
   const parent = new Map<number, number>();
-  const command = new Map<number, string>();
+  const commands = new Map<number, string>();
   for (const name of list("/proc")) {
     const pid = Number(name);
     if (!Number.isInteger(pid)) continue;
     const s = statOf(pid);
     if (!s) continue;
     parent.set(pid, s[0]);
-    command.set(pid, s[1]);
+    commands.set(pid, s[1]);
   }
   const descends = (pid: number): boolean => {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
     return false;
   };
-  return [...command].filter(([pid, cmd]) => cmd === "workerd" && descends(pid)).map(([pid]) => pid);
+  return [...commands].filter(([pid, cmd]) => cmd === command && descends(pid)).map(([pid]) => pid);
 }
 
 /** The socket inode of the loopback TCP connection from `clientPort` to `serverPort`, or null. */
@@ -66,17 +66,20 @@ function socketInode(clientPort: number, serverPort: number): string | null {
   return null;
 }
 
-/** Which process answers a connection: remembered per client port (a kept-alive connection asks again). */
-const byPort = new Map<number, number>();
+/** Which process holds a socket, by command and inode (unique while it lives: a reused port gets a new one). */
+const byInode = new Map<string, number>();
 
-/** The pid of the workerd process (descended from this one) holding the connection from `clientPort`, or null. */
-export function workerdOf(clientPort: number, serverPort: number): number | null {
-  const seen = byPort.get(clientPort);
-  if (seen !== undefined && read(`/proc/${seen}/stat`) !== null) return seen;
+/**
+ * The pid of the process named `command` (workerd by default), descended from this one, holding the
+ * connection from `clientPort` to `serverPort`, or null (not found, or not such a descendant).
+ */
+export function workerdOf(clientPort: number, serverPort: number, command = "workerd"): number | null {
   const inode = socketInode(clientPort, serverPort);
-  if (!inode) return null;
+  if (!inode || inode === "0") return null;
+  const seen = byInode.get(`${command}:${inode}`);
+  if (seen !== undefined) return seen;
   const link = `socket:[${inode}]`;
-  for (const pid of workerdPids())
+  for (const pid of workerdPids(process.pid, command))
     for (const fd of list(`/proc/${pid}/fd`)) {
       let target = "";
       try {
@@ -85,7 +88,7 @@ export function workerdOf(clientPort: number, serverPort: number): number | null
         continue;
       }
       if (target === link) {
-        byPort.set(clientPort, pid);
+        byInode.set(`${command}:${inode}`, pid);
         return pid;
       }
     }
