@@ -28,6 +28,7 @@ import type * as sourceDb from "../../worker/storage/db";
 import type * as sourceCache from "../../worker/storage/market-cache-repo";
 import type * as sourceSnapshots from "../../worker/storage/market-snapshot-repo";
 import { median, timing, type Metric } from "../support/record";
+import { workerdCpuMs } from "./market-fill";
 
 /** The funnel's modules bundled as shipped (bench/workers/shipped-market.ts). */
 const SHIPPED: string = "./shipped-market.ts?shipped";
@@ -53,6 +54,25 @@ function liveEnv(prefix: string): Env {
     TENCENT_BASE_URL: `${upstream}/none`,
     YAHOO_BASE_URL: `${upstream}/none`,
   } as unknown as Env;
+}
+
+/** Workerd process CPU of a funnel figure's runs (the collector's /proc read around each run). */
+/** Each CPU figure's median per symbol at the first size reported (for `growth`). */
+const firstCpuPerSymbol = new Map<string, { n: number; perSymbol: number }>();
+
+async function reportCpu(id: string, name: string, n: number, cpu: readonly number[]): Promise<void> {
+  if (cpu.length === 0) return;
+  const base = firstCpuPerSymbol.get(id);
+  if (!base) firstCpuPerSymbol.set(id, { n, perSymbol: median(cpu) / n });
+  await report({
+    id: `${id}_${n}_cpu_ms`,
+    name: `${name}, ${n} symbols (workerd process CPU)`,
+    ...timing(cpu),
+    unit: "ms",
+    ...(n === 5300 ? { goal: 2000 } : {}),
+    ...(base ? { growth: { ratio: median(cpu) / n / base.perSymbol, vs: `${base.n}, per symbol` } } : {}),
+    timed: `on-CPU time of every workerd thread (the worker's JS and GC, local D1 and R2; /proc schedstat read by the collector before and after) over each run of ${id}_${n}_ms`,
+  });
 }
 
 async function serve(prefix: string, spec: FakeMarketSpec): Promise<void> {
@@ -205,11 +225,15 @@ it("daily incremental sync at three sizes (one list pass appends every bar), the
     // universe's listed stocks (board filter "all"), read per batch of 100 as the fan-out batches do.
     const u = universeFor("live", "cn");
     let listed = 0;
+    const cpuOf = new Map<number[], number[]>();
     const funnelOver = async (store: sourceCache.D1MarketCache, before?: () => void): Promise<number[]> => {
       const times: number[] = [];
+      const cpu: number[] = [];
+      cpuOf.set(times, cpu);
       let scanned = 0;
       for (let r = 0; r < 3; r++) {
         before?.();
+        const c0 = await workerdCpuMs(bindings.BENCH_COLLECTOR_URL);
         const t0 = performance.now();
         const symbols = boardFilter(await store.listSymbols(u.code, "stock"), "all");
         const index = (await store.getSeries(u.index))?.bars ?? [];
@@ -227,6 +251,8 @@ it("daily incremental sync at three sizes (one list pass appends every bar), the
         listed = symbols.length;
         await env.DB.prepare("SELECT 1").first(); // workerd's clock moves on I/O
         times.push(performance.now() - t0);
+        const c1 = await workerdCpuMs(bindings.BENCH_COLLECTOR_URL);
+        if (c0 !== null && c1 !== null) cpu.push(c1 - c0);
       }
       expect(scanned).toBe(listed);
       return times;
@@ -244,6 +270,7 @@ it("daily incremental sync at three sizes (one list pass appends every bar), the
       ...(n > base ? { growth: { ratio: perSymbol(n) / perSymbol(base), vs: `${base}, per symbol` } } : {}),
       timed: `wall in workerd after the daily sync, the worker's code bundled as shipped: listSymbols + board filter (${listed} listed), the index series, per batch of 100 one getColumnsMany read + decode + screenFeatures, reduceFunnel, one SELECT 1`,
     });
+    await reportCpu("funnel_synced_store", "screening funnel over the synced store", n, cpuOf.get(times) ?? []);
     // The same funnel through the whole-market snapshot the sync's finish step built (issue 21): each
     // run starts cold (the isolate's parsed copy dropped), so the R2 read and decode are inside.
     const snapshot = await env.DB.prepare(
@@ -266,6 +293,12 @@ it("daily incremental sync at three sizes (one list pass appends every bar), the
       ...(n > base ? { growth: { ratio: perSymbolSnap(n) / perSymbolSnap(base), vs: `${base}, per symbol` } } : {}),
       timed: `as funnel_synced_store, with the store's current whole-market snapshot (built by the sync's finish step) read cold from R2 on each of 3 runs`,
     });
+    await reportCpu(
+      "funnel_synced_snapshot",
+      "screening funnel over the synced store through its snapshot",
+      n,
+      cpuOf.get(snapTimes) ?? [],
+    );
   }
 }, 1_800_000);
 

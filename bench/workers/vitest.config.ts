@@ -1,45 +1,10 @@
 /** Benchmarks inside workerd (real DO SQLite, D1): the session runtime's request path. */
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { build } from "esbuild";
-import { defineConfig, type Plugin } from "vitest/config";
+import { defineConfig } from "vitest/config";
+import { shippedModules } from "../shipped-plugin";
 
 const root = path.resolve(import.meta.dirname, "../..");
-
-/**
- * `import("<module>.ts?shipped")`: the module bundled by esbuild into one ES module, as `wrangler
- * deploy` ships the worker, so a bench can time the code as it runs in production. Under the test
- * pool every source module runs through Vite's module runner, where each use of an imported binding
- * is a property read on the importee's namespace object — several times slower in call-heavy loops.
- */
-function shippedModules(): Plugin {
-  const PREFIX = "\0shipped:";
-  return {
-    name: "shipped-modules",
-    enforce: "pre",
-    async resolveId(id, importer) {
-      if (!id.endsWith("?shipped")) return null;
-      const r = await this.resolve(id.slice(0, -"?shipped".length), importer, { skipSelf: true });
-      return r ? PREFIX + r.id : null;
-    },
-    async load(id) {
-      if (!id.startsWith(PREFIX)) return null;
-      const out = await build({
-        entryPoints: [id.slice(PREFIX.length)],
-        bundle: true,
-        format: "esm",
-        platform: "neutral",
-        target: "es2024",
-        conditions: ["workerd", "worker", "browser"],
-        mainFields: ["module", "main"],
-        external: ["cloudflare:*", "node:*"],
-        write: false,
-        logLevel: "warning",
-      });
-      return out.outputFiles[0]?.text ?? "";
-    },
-  };
-}
 
 export default defineConfig({
   plugins: [
