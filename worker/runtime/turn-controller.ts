@@ -2,143 +2,33 @@
  * The turn lifecycle of a session, written once: open a turn (for the user's message or a task's
  * notification), run it (loop or pipeline), let a person decide its approvals, cancel it, end it and
  * recover it after eviction. The host (the session Durable Object) supplies storage, streaming and
- * keep-alive through `TurnHost`; the policy lives here.
+ * keep-alive through `TurnHost` (turn-host.ts); the policy lives here. What opens or steers a turn
+ * before it acts — titles, notification prompts, approval answers — is turn-inputs.ts.
  */
 import type { ModelMessage, UIMessageChunk } from "ai";
 import type { StoredUIMessage } from "../contracts/api";
-import { issueMessages } from "../contracts/errors";
 import type { Logger } from "../lib/log";
-import { findTool } from "../tools/registry";
 import { createApprovalGate } from "./approval-gate";
 import { languageOf, type Lang } from "./errors";
 import type { LiveTurn } from "./live-turn";
 import { runPipeline } from "./pipeline";
-import type { EffectiveProfile } from "./profiles/resolve";
 import { runTurn } from "./run-turn";
 import type { SessionLog, TurnRecord } from "./session-log";
-import type { ApprovalDecision, ApprovalGate } from "./tool-executor";
-import type { TraceEvent } from "./trace";
+import type { ApprovalGate } from "./tool-executor";
 import { withoutReasoning } from "./transcript";
+import type { ResumePoint, TurnHost } from "./turn-host";
+import {
+  checkDecision,
+  DEFAULT_TITLE,
+  notificationPrompt,
+  titleFrom,
+  type DecisionAnswer,
+  type TurnRefusal,
+} from "./turn-inputs";
 import { foldChunks, toStored, unansweredCalls } from "./turn-replay";
-import type { TurnDeps, TurnRequest, TurnResult } from "./turn-types";
+import type { TurnResult } from "./turn-types";
 import { ZERO_USAGE } from "./usage";
 import { dataPart, type TaskData } from "../contracts/stream-parts";
-
-/** The title a session starts with; the first message renames it. */
-export const DEFAULT_TITLE = "New session";
-
-/** Longest title taken from a first message (characters). */
-const TITLE_CHARS = 40;
-
-/** The title a first message gives the session: its text on one line, cut to TITLE_CHARS. */
-export function titleFrom(text: string): string {
-  return text.replace(/\s+/g, " ").trim().slice(0, TITLE_CHARS);
-}
-
-/** What the model reads for a task's notification: marked as system text, never as the user's words. */
-export function notificationPrompt(taskId: string, text: string): string {
-  return `[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification id="${taskId}">\n${text}\n</task-notification>\nReport this result to the user briefly.`;
-}
-
-/** A user's answer to a pending approval, before its edited input is checked. */
-export type DecisionAnswer =
-  | { decision: "allow" | "always" }
-  | { decision: "edit"; input: unknown }
-  | { decision: "deny"; reason?: string };
-
-/** A refusal the RPC surface maps to the error envelope. */
-export interface TurnRefusal {
-  ok: false;
-  code: "not_found" | "conflict" | "invalid_input";
-  message: string;
-  /** The message in both UI languages, when it was built in both (the envelope's `details.messages`). */
-  messages?: { en: string; zh: string };
-}
-
-/** An approval answer with its edited input checked against the tool's input schema. */
-export function checkDecision(toolName: string, answer: DecisionAnswer): ApprovalDecision | TurnRefusal {
-  if (answer.decision !== "edit") return answer;
-  const schema = findTool(toolName)?.spec.input;
-  const parsed = schema?.safeParse(answer.input);
-  if (!schema || !parsed?.success) {
-    const why =
-      schema && parsed?.error
-        ? issueMessages(schema, answer.input, parsed.error.issues)
-        : { en: "unknown tool", zh: "未知工具" };
-    const messages = {
-      en: `edited input is not valid for ${toolName}: ${why.en}`,
-      zh: `修改后的参数对 ${toolName} 无效：${why.zh}`,
-    };
-    return { ok: false, code: "invalid_input", message: messages.en, messages };
-  }
-  return { decision: "edit", input: parsed.data };
-}
-
-/** The calls a resumed turn still has to answer. */
-export type ResumePoint = ReturnType<typeof unansweredCalls>;
-
-/** What the host hands the controller to set a turn up. */
-export interface TurnSetupRequest {
-  turn: TurnRecord;
-  sessionId: string;
-  userId: string;
-  profile: string | null;
-  transcript: { history: ModelMessage[]; summary?: { text: string; coveredCount: number } };
-  signal: AbortSignal;
-  resume: ResumePoint | undefined;
-  log: Logger;
-  /** The controller's side of the turn: storage and streaming. */
-  hooks: Pick<TurnDeps, "gate" | "emit" | "onMessages" | "onCompaction" | "trace">;
-}
-
-/** What the host supplies: streaming, keep-alive, tracing, turn set-up and the after-turn work. */
-export interface TurnHost {
-  log: Logger;
-  now(): number;
-  newId(prefix: string): string;
-  /** Sends event `idx` to every connected client. */
-  broadcast(idx: number, chunk: string): void;
-  /** A stream following the turn live from its next event. */
-  subscribe(): ReadableStream<Uint8Array>;
-  /** Ends the open streams while the turn waits for a person (clients reconnect after answering). */
-  pauseStreams(): void;
-  /** Ends the open streams (the turn ended). */
-  closeStreams(): void;
-  /** Holds the host awake while a turn works; the returned function releases it. */
-  keepAlive(): Promise<() => void>;
-  waitUntil(work: Promise<unknown>): void;
-  traces: {
-    earlier(turnId: string): Promise<string>;
-    sink(live: LiveTurn): (event: TraceEvent) => void;
-    flush(turnId: string, live: LiveTurn): Promise<void>;
-  };
-  /** Builds the turn's request, ports and profile. */
-  setUp(o: TurnSetupRequest): Promise<{ req: TurnRequest; deps: TurnDeps; profile: EffectiveProfile }>;
-  /** Records the turn's usage for the owner (awaited before the answer is stored). */
-  recordUsage(ownerId: string, now: number, result: TurnResult): Promise<void>;
-  /**
-   * Seals the ended turn into the session's audit chain (run in the background, after the answer; the
-   * host keeps the chain's order). `chunks` are the turn's stream events.
-   */
-  seal(o: {
-    sessionId: string;
-    ownerId: string;
-    profile: string | null;
-    turnId: string;
-    userMessageId: string;
-    endedAt: number;
-    result: TurnResult;
-    chunks: readonly UIMessageChunk[];
-  }): Promise<void>;
-  /** Learns from the stored turn (run in the background, after the answer). */
-  learn(o: {
-    ownerId: string;
-    sessionId: string;
-    userMessageId: string;
-    assistant: StoredUIMessage | undefined;
-    answered: boolean;
-  }): Promise<void>;
-}
 
 /** A user message or a notification to open a turn for. */
 interface TurnOpening {

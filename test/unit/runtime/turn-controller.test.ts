@@ -17,14 +17,9 @@ import type {
   TurnRecord,
 } from "../../../worker/runtime/session-log";
 import type { ApprovalDecision } from "../../../worker/runtime/tool-executor";
-import {
-  checkDecision,
-  DEFAULT_TITLE,
-  notificationPrompt,
-  titleFrom,
-  TurnController,
-  type TurnHost,
-} from "../../../worker/runtime/turn-controller";
+import { TurnController } from "../../../worker/runtime/turn-controller";
+import type { TurnHost } from "../../../worker/runtime/turn-host";
+import { checkDecision, DEFAULT_TITLE, notificationPrompt, titleFrom } from "../../../worker/runtime/turn-inputs";
 import { TOOLS } from "../../../worker/tools/registry";
 import { fakeToolDeps } from "../../support/runtime-harness";
 import { startScriptedModel, type ScriptedModel } from "../../support/scripted-model/server";
