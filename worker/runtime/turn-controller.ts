@@ -5,7 +5,7 @@
  * keep-alive through `TurnHost` (turn-host.ts); the policy lives here. What opens or steers a turn
  * before it acts — titles, notification prompts, approval answers — is turn-inputs.ts.
  */
-import type { ModelMessage, UIMessageChunk } from "ai";
+import type { UIMessageChunk } from "ai";
 import type { StoredUIMessage } from "../contracts/api";
 import type { Logger } from "../lib/log";
 import { createApprovalGate } from "./approval-gate";
@@ -14,8 +14,9 @@ import type { LiveTurn } from "./live-turn";
 import { runPipeline } from "./pipeline";
 import { runTurn } from "./run-turn";
 import type { SessionLog, TurnRecord } from "./session-log";
+import { EventBatcher } from "./event-batcher";
 import type { ApprovalGate } from "./tool-executor";
-import { withoutReasoning } from "./transcript";
+import { turnTranscript } from "./transcript";
 import type { ResumePoint, TurnHost } from "./turn-host";
 import {
   checkDecision,
@@ -43,11 +44,21 @@ interface TurnOpening {
 export class TurnController {
   private live: LiveTurn | undefined;
   private nextIdx = 0;
+  /** Stream events are stored and broadcast in batches (event-batcher.ts): one commit per burst. */
+  private readonly events: EventBatcher;
 
   constructor(
     private readonly log: SessionLog,
     private readonly host: TurnHost,
-  ) {}
+  ) {
+    this.events = new EventBatcher(
+      (batch) => {
+        this.log.appendEvents(batch);
+        this.host.broadcast(batch);
+      },
+      (error) => this.host.log.error("stream_events_unwritten", { error }),
+    );
+  }
 
   /** At start-up: continue the event index; a turn waiting for approval stays resumable, any other open turn is closed with an error. */
   async recover(): Promise<void> {
@@ -80,6 +91,7 @@ export class TurnController {
 
   /** Stops the running turn without ending it in storage (the session is being deleted). */
   abandon(): void {
+    this.events.discard();
     this.live?.controller.abort(new Error("session deleted"));
     this.live = undefined;
   }
@@ -170,8 +182,14 @@ export class TurnController {
     return { ok: true };
   }
 
-  /** The stored events of a turn, parsed. */
+  /** Stores and sends the events still waiting in the batch: call before reading the event log. */
+  flushEvents(): void {
+    this.events.flush();
+  }
+
+  /** The stored events of a turn, parsed (waiting ones stored first). */
   chunksOf(turnId: string): UIMessageChunk[] {
+    this.events.flush();
     return this.log.eventsOf(turnId).map((e) => JSON.parse(e.chunk) as UIMessageChunk);
   }
 
@@ -220,20 +238,7 @@ export class TurnController {
   }
 
   private emit(turnId: string, chunk: UIMessageChunk): void {
-    const idx = this.nextIdx++;
-    const json = JSON.stringify(chunk);
-    this.log.appendEvent(idx, turnId, json);
-    this.host.broadcast(idx, json);
-  }
-
-  /** The model's transcript: messages after the compaction summary (reasoning kept only for this turn). */
-  private history(turnId: string): { history: ModelMessage[]; summary?: { text: string; coveredCount: number } } {
-    const rows = this.log.modelMessages();
-    const all = rows.map((r) => (r.turnId === turnId ? r.message : (withoutReasoning([r.message])[0] ?? r.message)));
-    const meta = this.log.meta();
-    const covered = Math.min(meta?.compactedThrough ?? 0, all.length);
-    if (!meta?.compactionSummary || covered === 0) return { history: all };
-    return { history: all.slice(covered), summary: { text: meta.compactionSummary, coveredCount: covered } };
+    this.events.push({ idx: this.nextIdx++, turnId, chunk: JSON.stringify(chunk) }, chunk);
   }
 
   private gate(turnId: string, live: LiveTurn): ApprovalGate {
@@ -241,6 +246,7 @@ export class TurnController {
       // Waiting for a person may take long: end the open streams (clients reconnect with
       // stream?from=N after answering) and let the host idle; the approval survives eviction.
       pause: () => {
+        this.events.flush();
         this.host.pauseStreams();
         void this.host.traces.flush(turnId, live);
         this.letSleep(live);
@@ -296,7 +302,7 @@ export class TurnController {
       sessionId: meta?.id ?? "",
       userId,
       profile: meta?.profile ?? null,
-      transcript: this.history(turn.id),
+      transcript: turnTranscript(this.log, turn.id),
       signal: live.controller.signal,
       resume,
       log,
@@ -354,6 +360,7 @@ export class TurnController {
       this.host.waitUntil(this.host.traces.flush(turnId, this.live));
       this.live = undefined;
     }
+    this.events.flush(); // the fold above read them all; anything emitted since goes before the close
     this.host.closeStreams();
     // After-answer work, queued in the same tick the streams close (no await in between), so a read
     // that follows the answer still finds the audit write queued (reads wait for it).

@@ -35,8 +35,8 @@ export interface TurnHost {
   log: Logger;
   now(): number;
   newId(prefix: string): string;
-  /** Sends event `idx` to every connected client. */
-  broadcast(idx: number, chunk: string): void;
+  /** Sends stored events, in index order, to every connected client (one stream write per batch). */
+  broadcast(events: readonly { idx: number; chunk: string }[]): void;
   /** A stream following the turn live from its next event. */
   subscribe(): ReadableStream<Uint8Array>;
   /** Ends the open streams while the turn waits for a person (clients reconnect after answering). */

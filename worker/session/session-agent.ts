@@ -250,6 +250,7 @@ export class SessionAgent extends Agent<Env> {
   async openStream(from: number): Promise<ReadableStream<Uint8Array> | null> {
     const turn = this.turns.lastTurn();
     if (!turn) return this.hub.subscribe([], false);
+    this.controller.flushEvents(); // the replay reads the log: events still waiting in the batch go first
     const replay = this.turns.eventsOf(turn.id, from).map((e) => sseFrame(e.idx, e.chunk));
     if (turn.status === "awaiting_approval") return this.hub.subscribe(replay, false, false);
     const live = this.controller.liveTurnId() === turn.id;

@@ -81,8 +81,8 @@ export function sessionTurnHost(d: SessionTurnHostDeps): TurnHost {
     log,
     now: Date.now,
     newId,
-    broadcast: (idx, chunk) => {
-      hub.broadcast(sseFrame(idx, chunk));
+    broadcast: (events) => {
+      hub.broadcast(events.map((e) => sseFrame(e.idx, e.chunk)).join(""));
       d.wakeWatchers();
     },
     subscribe: () => hub.subscribe([], true),

@@ -16,6 +16,9 @@ type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
 export type TurnRow = typeof schema.turns.$inferSelect;
 /** An approval row. */
 export type ApprovalRow = typeof schema.approvals.$inferSelect;
+/** Rows per event insert: 3 bound parameters each, under the Durable Object SQLite limit of 100. */
+const EVENTS_PER_INSERT = 30;
+
 /** Turn statuses that mean "still going". */
 export const OPEN_STATUSES = ["running", "awaiting_approval"] as const;
 
@@ -61,12 +64,14 @@ export class TurnStore {
     return (row?.max ?? -1) + 1;
   }
 
-  /** Appends one event. */
-  appendEvent(idx: number, turnId: string, chunk: string): void {
-    this.db
-      .insert(schema.streamEvents)
-      .values({ idx, turnId, chunk: this.chunks.fit(`ev:${idx}`, chunk) })
-      .run();
+  /** Appends events: one multi-row insert per EVENTS_PER_INSERT (SQLite's bound-parameter limit). */
+  appendEvents(events: readonly { idx: number; turnId: string; chunk: string }[]): void {
+    for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
+      const rows = events
+        .slice(at, at + EVENTS_PER_INSERT)
+        .map((e) => ({ idx: e.idx, turnId: e.turnId, chunk: this.chunks.fit(`ev:${e.idx}`, e.chunk) }));
+      this.db.insert(schema.streamEvents).values(rows).run();
+    }
   }
 
   /** A turn's events from index `from` on. */
