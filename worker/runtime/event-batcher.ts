@@ -8,10 +8,10 @@
  *
  * What a reader waits for goes at once, with whatever waits before it: the first delta of a text,
  * reasoning or tool-input part (the first token), a tool call's start and its complete input, a
- * tool's output, an approval request, a notice, an error, the end. The rest — a later delta of a part
- * already shown, a text or reasoning part's start and end marks, the round's model-start and step
- * marks, its usage — waits at most `maxWaitMs`, or until the next event that goes at once, or a read
- * of the log (`flush`).
+ * tool's output, an approval request, a notice, an error, the end. A later delta of a part already
+ * shown, a part's end, the round's end and its usage wait at most `maxWaitMs`; the marks that show
+ * nothing by themselves (model start, step start, a text or reasoning part's start) wait for the next
+ * event that goes at once. Anything waiting goes before a read of the log (`flush`).
  */
 import type { UIMessageChunk } from "ai";
 
@@ -25,17 +25,15 @@ export interface StreamEvent {
 /** Longest a waiting event waits (ms): a later delta shows within about a frame. */
 export const MAX_EVENT_WAIT_MS = 20;
 
-/** Markers and figures no reader waits for: they may go with the next batch. */
-const MAY_WAIT = new Set<string>([
-  "data-model-start",
-  "start-step",
-  "text-start",
-  "reasoning-start",
-  "text-end",
-  "reasoning-end",
-  "finish-step",
-  "data-usage",
-]);
+/**
+ * Marks that show nothing by themselves: they go with the next event that goes at once (the round's
+ * first output, typically), however long that takes — no timer, so no commit of their own right
+ * before the first token.
+ */
+const UNTIL_NEXT = new Set<string>(["data-model-start", "start-step", "text-start", "reasoning-start"]);
+
+/** Marks and figures that may wait up to `maxWaitMs`: a part's end, the round's end and usage. */
+const MAY_WAIT = new Set<string>(["text-end", "reasoning-end", "finish-step", "data-usage"]);
 
 /** The part a delta belongs to, or undefined for a chunk that is not a delta. */
 function deltaPart(chunk: UIMessageChunk): string | undefined {
@@ -72,6 +70,7 @@ export class EventBatcher {
       this.shown.clear();
     }
     this.pending.push(event);
+    if (UNTIL_NEXT.has(chunk.type)) return;
     if (this.mayWait(chunk)) {
       this.timer ??= setTimeout(() => {
         this.timer = undefined;

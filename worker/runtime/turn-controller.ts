@@ -345,16 +345,18 @@ export class TurnController {
     });
     this.log.addUsage(result.usage);
     const ownerId = this.log.meta()?.ownerId;
-    // The owner's usage (D1) is written while the answer is folded; both before the answer is stored.
+    // The owner's usage (D1) is written while the answer is folded and stored; the streams close after
+    // both, so a read of /api/usage after the answer is current. The answer is stored before the
+    // usage write returns: its commit overlaps the D1 round trip instead of following it.
     const usage = ownerId ? this.host.recordUsage(ownerId, now, result) : Promise.resolve();
     const chunks = this.chunksOf(turnId); // read and parsed once: the fold and the audit seal share them
     const folded = await foldChunks(chunks);
-    await usage;
     if (folded && row) {
       // The diagnosis stays with a failed turn, so a reload still shows what went wrong.
       const metadata = result.error ? { status: result.status, error: result.error } : { status: result.status };
       this.log.appendMessage(toStored(folded, row.assistantMessageId, metadata), now);
     }
+    await usage;
     if (this.live?.id === turnId) {
       // The trace goes to R2 off the answer's path; a read of it waits for the write (TraceWriter).
       this.host.waitUntil(this.host.traces.flush(turnId, this.live));

@@ -53,7 +53,7 @@ export interface TurnHost {
   };
   /** Builds the turn's request, ports and profile. */
   setUp(o: TurnSetupRequest): Promise<{ req: TurnRequest; deps: TurnDeps; profile: EffectiveProfile }>;
-  /** Records the turn's usage for the owner (awaited before the answer is stored). */
+  /** Records the turn's usage for the owner (awaited before the streams close; it never rejects). */
   recordUsage(ownerId: string, now: number, result: TurnResult): Promise<void>;
   /**
    * Seals the ended turn into the session's audit chain (run in the background, after the answer; the

@@ -16,7 +16,7 @@ import { createLogger, type Logger } from "../lib/log";
 import { spillKey } from "../runtime/context/spill";
 import { TurnController } from "../runtime/turn-controller";
 import { foldChunks, toStored } from "../runtime/turn-replay";
-import { createDb } from "../storage/db";
+import { d1Client } from "./d1-client";
 import { R2SpillStore } from "../storage/r2-spill-store";
 import bundledMigrations from "./migrations/migrations";
 import * as schema from "./schema";
@@ -205,7 +205,7 @@ export class SessionAgent extends Agent<Env> {
     const d1 = coalescingD1(this.env.DB);
     const take =
       input.turnsPerHour !== undefined
-        ? takeBatched(createDb(d1), "turns", input.userId, input.turnsPerHour, Date.now())
+        ? takeBatched(d1Client(d1), "turns", input.userId, input.turnsPerHour, Date.now())
         : undefined;
     const early =
       owned && this.controller.liveTurnId() === undefined && !this.turns.openTurn()

@@ -10,7 +10,7 @@ import { newId } from "../http/secrets";
 import type { Logger } from "../lib/log";
 import type { SessionControl } from "../ports/session-control";
 import type { TurnHost } from "../runtime/turn-host";
-import { createDb } from "../storage/db";
+import { d1Client } from "./d1-client";
 import { D1SessionIndex } from "../storage/session-index-repo";
 import type { AuditLog } from "./audit-log";
 import * as schema from "./schema";
@@ -68,7 +68,7 @@ function sessionControl(d: SessionTurnHostDeps, sessionId: string): SessionContr
   return {
     rename: async (title) => {
       d.store.setTitle(title);
-      await new D1SessionIndex(createDb(d.env.DB)).touch(sessionId, Date.now(), title);
+      await new D1SessionIndex(d1Client(d.env.DB)).touch(sessionId, Date.now(), title);
       return { title };
     },
   };
@@ -137,7 +137,7 @@ export function sessionTurnHost(d: SessionTurnHostDeps): TurnHost {
         chunks: o.chunks,
         view: o.result.view,
       }),
-    recordUsage: (ownerId, now, result) => recordUsage(createDb(env.DB), ownerId, now, result, log),
+    recordUsage: (ownerId, now, result) => recordUsage(d1Client(env.DB), ownerId, now, result, log),
     learn: (o) =>
       learnFromTurn({
         d1: env.DB,

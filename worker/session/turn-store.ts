@@ -16,15 +16,13 @@ type SessionDb = DrizzleSqliteDODatabase<typeof schema>;
 export type TurnRow = typeof schema.turns.$inferSelect;
 /** An approval row. */
 export type ApprovalRow = typeof schema.approvals.$inferSelect;
-/** Rows per event insert: 3 bound parameters each, under the Durable Object SQLite limit of 100. */
-const EVENTS_PER_INSERT = 30;
-
 /** Turn statuses that mean "still going". */
 export const OPEN_STATUSES = ["running", "awaiting_approval"] as const;
 
 /** Turn state storage. */
 export class TurnStore {
   private readonly chunks: RowChunks;
+  private insertEvent: { run(values: { idx: number; turnId: string; chunk: string }): unknown } | undefined;
 
   constructor(private readonly db: SessionDb) {
     this.chunks = new RowChunks(db);
@@ -64,14 +62,17 @@ export class TurnStore {
     return (row?.max ?? -1) + 1;
   }
 
-  /** Appends events: one multi-row insert per EVENTS_PER_INSERT (SQLite's bound-parameter limit). */
+  /**
+   * Appends events (a batch: written in one event-loop turn, so one commit) through one prepared
+   * insert — drizzle builds its SQL once per instance, not once per batch.
+   */
   appendEvents(events: readonly { idx: number; turnId: string; chunk: string }[]): void {
-    for (let at = 0; at < events.length; at += EVENTS_PER_INSERT) {
-      const rows = events
-        .slice(at, at + EVENTS_PER_INSERT)
-        .map((e) => ({ idx: e.idx, turnId: e.turnId, chunk: this.chunks.fit(`ev:${e.idx}`, e.chunk) }));
-      this.db.insert(schema.streamEvents).values(rows).run();
-    }
+    this.insertEvent ??= this.db
+      .insert(schema.streamEvents)
+      .values({ idx: sql.placeholder("idx"), turnId: sql.placeholder("turnId"), chunk: sql.placeholder("chunk") })
+      .prepare();
+    for (const e of events)
+      this.insertEvent.run({ idx: e.idx, turnId: e.turnId, chunk: this.chunks.fit(`ev:${e.idx}`, e.chunk) });
   }
 
   /** A turn's events from index `from` on. */

@@ -27,19 +27,22 @@ afterEach(() => {
 });
 
 describe("EventBatcher", () => {
-  it("sends the first delta of each part at once, with the marks waiting before it", () => {
+  it("sends the first delta of each part at once, with the marks waiting before it, however long", () => {
     const h = harness();
     h.push({ type: "start" });
     expect(h.batches).toEqual([[0]]);
+    h.push({ type: "data-model-start", data: {} } as UIMessageChunk);
     h.push({ type: "start-step" });
     h.push({ type: "text-start", id: "a" });
+    // Marks that show nothing wait for the first output however long the model takes.
+    vi.advanceTimersByTime(MAX_EVENT_WAIT_MS * 10);
     expect(h.batches).toHaveLength(1);
     h.push({ type: "text-delta", id: "a", delta: "Ph" });
-    expect(h.batches).toEqual([[0], [1, 2, 3]]);
+    expect(h.batches).toEqual([[0], [1, 2, 3, 4]]);
     h.push({ type: "reasoning-delta", id: "r", delta: "hm" });
     h.push({ type: "tool-input-start", toolCallId: "c", toolName: "get_time" });
     h.push({ type: "tool-input-delta", toolCallId: "c", inputTextDelta: "{" });
-    expect(h.batches).toEqual([[0], [1, 2, 3], [4], [5], [6]]);
+    expect(h.batches).toEqual([[0], [1, 2, 3, 4], [5], [6], [7]]);
   });
 
   it("holds later deltas of a part until the next event that goes at once, or the wait runs out", () => {
