@@ -239,12 +239,14 @@ describe("size discipline", () => {
       const store = instance["store"];
       const turnId = turns.lastTurn()?.id ?? "";
       const idx = turns.nextEventIndex();
-      turns.appendEvent(idx, turnId, JSON.stringify({ type: "text-delta", id: "t", delta: text }));
-      turns.appendEvent(
-        idx + 1,
-        turnId,
-        JSON.stringify({ type: "tool-input-available", toolCallId: "c", toolName: "write_file", input: args }),
-      );
+      turns.appendEvents([
+        { idx, turnId, chunk: JSON.stringify({ type: "text-delta", id: "t", delta: text }) },
+        {
+          idx: idx + 1,
+          turnId,
+          chunk: JSON.stringify({ type: "tool-input-available", toolCallId: "c", toolName: "write_file", input: args }),
+        },
+      ]);
       turns.appendModelMessages(turnId, [
         {
           role: "assistant",

@@ -93,7 +93,8 @@ export interface SessionLog {
   updateTurn(id: string, patch: TurnPatch): void;
 
   nextEventIndex(): number;
-  appendEvent(idx: number, turnId: string, chunk: string): void;
+  /** Appends events in index order (one batch: one commit in the session DO). */
+  appendEvents(events: readonly { idx: number; turnId: string; chunk: string }[]): void;
   eventsOf(turnId: string, from?: number): { idx: number; chunk: string }[];
   appendModelMessages(turnId: string, messages: readonly ModelMessage[]): void;
   modelMessages(): { turnId: string; message: ModelMessage }[];

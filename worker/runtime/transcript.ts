@@ -1,6 +1,7 @@
 /** Turns tool outcomes into the model's transcript: one tool message answering every call of a round. */
 import type { ModelMessage } from "ai";
 import type { FlushMessage } from "../ports/memory-flush";
+import type { SessionLog } from "./session-log";
 import type { ToolOutcome } from "./tool-executor";
 
 type ToolResultOutput = Extract<
@@ -86,4 +87,17 @@ export function withTurnContext(
   if (extra.memories) blocks.push(`<relevant-memories>\n${extra.memories}\n</relevant-memories>`);
   if (blocks.length === 0) return question;
   return { role: "user", content: `${blocks.join("\n")}\n<current-user-message>\n${text}\n</current-user-message>` };
+}
+
+/** A turn's transcript for the model: messages after the compaction summary (reasoning kept only for this turn). */
+export function turnTranscript(
+  log: Pick<SessionLog, "modelMessages" | "meta">,
+  turnId: string,
+): { history: ModelMessage[]; summary?: { text: string; coveredCount: number } } {
+  const rows = log.modelMessages();
+  const all = rows.map((r) => (r.turnId === turnId ? r.message : (withoutReasoning([r.message])[0] ?? r.message)));
+  const meta = log.meta();
+  const covered = Math.min(meta?.compactedThrough ?? 0, all.length);
+  if (!meta?.compactionSummary || covered === 0) return { history: all };
+  return { history: all.slice(covered), summary: { text: meta.compactionSummary, coveredCount: covered } };
 }

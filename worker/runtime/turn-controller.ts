@@ -2,143 +2,34 @@
  * The turn lifecycle of a session, written once: open a turn (for the user's message or a task's
  * notification), run it (loop or pipeline), let a person decide its approvals, cancel it, end it and
  * recover it after eviction. The host (the session Durable Object) supplies storage, streaming and
- * keep-alive through `TurnHost`; the policy lives here.
+ * keep-alive through `TurnHost` (turn-host.ts); the policy lives here. What opens or steers a turn
+ * before it acts — titles, notification prompts, approval answers — is turn-inputs.ts.
  */
-import type { ModelMessage, UIMessageChunk } from "ai";
+import type { UIMessageChunk } from "ai";
 import type { StoredUIMessage } from "../contracts/api";
-import { issueMessages } from "../contracts/errors";
 import type { Logger } from "../lib/log";
-import { findTool } from "../tools/registry";
 import { createApprovalGate } from "./approval-gate";
 import { languageOf, type Lang } from "./errors";
 import type { LiveTurn } from "./live-turn";
 import { runPipeline } from "./pipeline";
-import type { EffectiveProfile } from "./profiles/resolve";
 import { runTurn } from "./run-turn";
 import type { SessionLog, TurnRecord } from "./session-log";
-import type { ApprovalDecision, ApprovalGate } from "./tool-executor";
-import type { TraceEvent } from "./trace";
-import { withoutReasoning } from "./transcript";
+import { EventBatcher } from "./event-batcher";
+import type { ApprovalGate } from "./tool-executor";
+import { turnTranscript } from "./transcript";
+import type { ResumePoint, TurnHost } from "./turn-host";
+import {
+  checkDecision,
+  DEFAULT_TITLE,
+  notificationPrompt,
+  titleFrom,
+  type DecisionAnswer,
+  type TurnRefusal,
+} from "./turn-inputs";
 import { foldChunks, toStored, unansweredCalls } from "./turn-replay";
-import type { TurnDeps, TurnRequest, TurnResult } from "./turn-types";
+import type { TurnResult } from "./turn-types";
 import { ZERO_USAGE } from "./usage";
 import { dataPart, type TaskData } from "../contracts/stream-parts";
-
-/** The title a session starts with; the first message renames it. */
-export const DEFAULT_TITLE = "New session";
-
-/** Longest title taken from a first message (characters). */
-const TITLE_CHARS = 40;
-
-/** The title a first message gives the session: its text on one line, cut to TITLE_CHARS. */
-export function titleFrom(text: string): string {
-  return text.replace(/\s+/g, " ").trim().slice(0, TITLE_CHARS);
-}
-
-/** What the model reads for a task's notification: marked as system text, never as the user's words. */
-export function notificationPrompt(taskId: string, text: string): string {
-  return `[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification id="${taskId}">\n${text}\n</task-notification>\nReport this result to the user briefly.`;
-}
-
-/** A user's answer to a pending approval, before its edited input is checked. */
-export type DecisionAnswer =
-  | { decision: "allow" | "always" }
-  | { decision: "edit"; input: unknown }
-  | { decision: "deny"; reason?: string };
-
-/** A refusal the RPC surface maps to the error envelope. */
-export interface TurnRefusal {
-  ok: false;
-  code: "not_found" | "conflict" | "invalid_input";
-  message: string;
-  /** The message in both UI languages, when it was built in both (the envelope's `details.messages`). */
-  messages?: { en: string; zh: string };
-}
-
-/** An approval answer with its edited input checked against the tool's input schema. */
-export function checkDecision(toolName: string, answer: DecisionAnswer): ApprovalDecision | TurnRefusal {
-  if (answer.decision !== "edit") return answer;
-  const schema = findTool(toolName)?.spec.input;
-  const parsed = schema?.safeParse(answer.input);
-  if (!schema || !parsed?.success) {
-    const why =
-      schema && parsed?.error
-        ? issueMessages(schema, answer.input, parsed.error.issues)
-        : { en: "unknown tool", zh: "未知工具" };
-    const messages = {
-      en: `edited input is not valid for ${toolName}: ${why.en}`,
-      zh: `修改后的参数对 ${toolName} 无效：${why.zh}`,
-    };
-    return { ok: false, code: "invalid_input", message: messages.en, messages };
-  }
-  return { decision: "edit", input: parsed.data };
-}
-
-/** The calls a resumed turn still has to answer. */
-export type ResumePoint = ReturnType<typeof unansweredCalls>;
-
-/** What the host hands the controller to set a turn up. */
-export interface TurnSetupRequest {
-  turn: TurnRecord;
-  sessionId: string;
-  userId: string;
-  profile: string | null;
-  transcript: { history: ModelMessage[]; summary?: { text: string; coveredCount: number } };
-  signal: AbortSignal;
-  resume: ResumePoint | undefined;
-  log: Logger;
-  /** The controller's side of the turn: storage and streaming. */
-  hooks: Pick<TurnDeps, "gate" | "emit" | "onMessages" | "onCompaction" | "trace">;
-}
-
-/** What the host supplies: streaming, keep-alive, tracing, turn set-up and the after-turn work. */
-export interface TurnHost {
-  log: Logger;
-  now(): number;
-  newId(prefix: string): string;
-  /** Sends event `idx` to every connected client. */
-  broadcast(idx: number, chunk: string): void;
-  /** A stream following the turn live from its next event. */
-  subscribe(): ReadableStream<Uint8Array>;
-  /** Ends the open streams while the turn waits for a person (clients reconnect after answering). */
-  pauseStreams(): void;
-  /** Ends the open streams (the turn ended). */
-  closeStreams(): void;
-  /** Holds the host awake while a turn works; the returned function releases it. */
-  keepAlive(): Promise<() => void>;
-  waitUntil(work: Promise<unknown>): void;
-  traces: {
-    earlier(turnId: string): Promise<string>;
-    sink(live: LiveTurn): (event: TraceEvent) => void;
-    flush(turnId: string, live: LiveTurn): Promise<void>;
-  };
-  /** Builds the turn's request, ports and profile. */
-  setUp(o: TurnSetupRequest): Promise<{ req: TurnRequest; deps: TurnDeps; profile: EffectiveProfile }>;
-  /** Records the turn's usage for the owner (awaited before the answer is stored). */
-  recordUsage(ownerId: string, now: number, result: TurnResult): Promise<void>;
-  /**
-   * Seals the ended turn into the session's audit chain (run in the background, after the answer; the
-   * host keeps the chain's order). `chunks` are the turn's stream events.
-   */
-  seal(o: {
-    sessionId: string;
-    ownerId: string;
-    profile: string | null;
-    turnId: string;
-    userMessageId: string;
-    endedAt: number;
-    result: TurnResult;
-    chunks: readonly UIMessageChunk[];
-  }): Promise<void>;
-  /** Learns from the stored turn (run in the background, after the answer). */
-  learn(o: {
-    ownerId: string;
-    sessionId: string;
-    userMessageId: string;
-    assistant: StoredUIMessage | undefined;
-    answered: boolean;
-  }): Promise<void>;
-}
 
 /** A user message or a notification to open a turn for. */
 interface TurnOpening {
@@ -153,11 +44,21 @@ interface TurnOpening {
 export class TurnController {
   private live: LiveTurn | undefined;
   private nextIdx = 0;
+  /** Stream events are stored and broadcast in batches (event-batcher.ts): one commit per burst. */
+  private readonly events: EventBatcher;
 
   constructor(
     private readonly log: SessionLog,
     private readonly host: TurnHost,
-  ) {}
+  ) {
+    this.events = new EventBatcher(
+      (batch) => {
+        this.log.appendEvents(batch);
+        this.host.broadcast(batch);
+      },
+      (error) => this.host.log.error("stream_events_unwritten", { error }),
+    );
+  }
 
   /** At start-up: continue the event index; a turn waiting for approval stays resumable, any other open turn is closed with an error. */
   async recover(): Promise<void> {
@@ -190,6 +91,7 @@ export class TurnController {
 
   /** Stops the running turn without ending it in storage (the session is being deleted). */
   abandon(): void {
+    this.events.discard();
     this.live?.controller.abort(new Error("session deleted"));
     this.live = undefined;
   }
@@ -280,8 +182,14 @@ export class TurnController {
     return { ok: true };
   }
 
-  /** The stored events of a turn, parsed. */
+  /** Stores and sends the events still waiting in the batch: call before reading the event log. */
+  flushEvents(): void {
+    this.events.flush();
+  }
+
+  /** The stored events of a turn, parsed (waiting ones stored first). */
   chunksOf(turnId: string): UIMessageChunk[] {
+    this.events.flush();
     return this.log.eventsOf(turnId).map((e) => JSON.parse(e.chunk) as UIMessageChunk);
   }
 
@@ -330,20 +238,7 @@ export class TurnController {
   }
 
   private emit(turnId: string, chunk: UIMessageChunk): void {
-    const idx = this.nextIdx++;
-    const json = JSON.stringify(chunk);
-    this.log.appendEvent(idx, turnId, json);
-    this.host.broadcast(idx, json);
-  }
-
-  /** The model's transcript: messages after the compaction summary (reasoning kept only for this turn). */
-  private history(turnId: string): { history: ModelMessage[]; summary?: { text: string; coveredCount: number } } {
-    const rows = this.log.modelMessages();
-    const all = rows.map((r) => (r.turnId === turnId ? r.message : (withoutReasoning([r.message])[0] ?? r.message)));
-    const meta = this.log.meta();
-    const covered = Math.min(meta?.compactedThrough ?? 0, all.length);
-    if (!meta?.compactionSummary || covered === 0) return { history: all };
-    return { history: all.slice(covered), summary: { text: meta.compactionSummary, coveredCount: covered } };
+    this.events.push({ idx: this.nextIdx++, turnId, chunk: JSON.stringify(chunk) }, chunk);
   }
 
   private gate(turnId: string, live: LiveTurn): ApprovalGate {
@@ -351,6 +246,7 @@ export class TurnController {
       // Waiting for a person may take long: end the open streams (clients reconnect with
       // stream?from=N after answering) and let the host idle; the approval survives eviction.
       pause: () => {
+        this.events.flush();
         this.host.pauseStreams();
         void this.host.traces.flush(turnId, live);
         this.letSleep(live);
@@ -406,7 +302,7 @@ export class TurnController {
       sessionId: meta?.id ?? "",
       userId,
       profile: meta?.profile ?? null,
-      transcript: this.history(turn.id),
+      transcript: turnTranscript(this.log, turn.id),
       signal: live.controller.signal,
       resume,
       log,
@@ -449,21 +345,24 @@ export class TurnController {
     });
     this.log.addUsage(result.usage);
     const ownerId = this.log.meta()?.ownerId;
-    // The owner's usage (D1) is written while the answer is folded; both before the answer is stored.
+    // The owner's usage (D1) is written while the answer is folded and stored; the streams close after
+    // both, so a read of /api/usage after the answer is current. The answer is stored before the
+    // usage write returns: its commit overlaps the D1 round trip instead of following it.
     const usage = ownerId ? this.host.recordUsage(ownerId, now, result) : Promise.resolve();
     const chunks = this.chunksOf(turnId); // read and parsed once: the fold and the audit seal share them
     const folded = await foldChunks(chunks);
-    await usage;
     if (folded && row) {
       // The diagnosis stays with a failed turn, so a reload still shows what went wrong.
       const metadata = result.error ? { status: result.status, error: result.error } : { status: result.status };
       this.log.appendMessage(toStored(folded, row.assistantMessageId, metadata), now);
     }
+    await usage;
     if (this.live?.id === turnId) {
       // The trace goes to R2 off the answer's path; a read of it waits for the write (TraceWriter).
       this.host.waitUntil(this.host.traces.flush(turnId, this.live));
       this.live = undefined;
     }
+    this.events.flush(); // the fold above read them all; anything emitted since goes before the close
     this.host.closeStreams();
     // After-answer work, queued in the same tick the streams close (no await in between), so a read
     // that follows the answer still finds the audit write queued (reads wait for it).

@@ -1,8 +1,9 @@
 /**
  * SessionAgent: one Durable Object per chat session (agents' `Agent`), the host of its turns. It owns
  * the session's SQLite (drizzle, migrated at start-up), fans stream events out to connected clients,
- * builds each turn's ports and exposes the DO RPC surface (its plain public methods); the turn
- * lifecycle itself is `TurnController` (runtime/turn-controller.ts).
+ * and exposes the DO RPC surface (its plain public methods); the turn lifecycle itself is
+ * `TurnController` (runtime/turn-controller.ts), its side of the turns (set-up over the bindings,
+ * streaming, after-turn work) `sessionTurnHost` (session-turn-host.ts).
  */
 import { Agent } from "agents";
 import type { MessagePage } from "./session-store";
@@ -10,30 +11,25 @@ import { drizzle, type DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlit
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { consoleSink } from "../console-sink";
 import { loadConfig } from "../config";
-import { newId } from "../http/secrets";
 import type { TurnWatch } from "../contracts/api";
 import { createLogger, type Logger } from "../lib/log";
 import { spillKey } from "../runtime/context/spill";
-import { TurnController, type TurnHost } from "../runtime/turn-controller";
+import { TurnController } from "../runtime/turn-controller";
 import { foldChunks, toStored } from "../runtime/turn-replay";
-import { createDb } from "../storage/db";
-import { D1SessionIndex } from "../storage/session-index-repo";
+import { d1Client } from "./d1-client";
 import { R2SpillStore } from "../storage/r2-spill-store";
-import type { SessionControl } from "../ports/session-control";
 import bundledMigrations from "./migrations/migrations";
 import * as schema from "./schema";
 import { SessionStore } from "./session-store";
 import { createSessionLog } from "./session-log";
-import { learnFromTurn } from "./session-memory";
 import type { DecisionInput, RpcFailure, SessionInit, StartTurnResult } from "./session-types";
 import { TraceWriter } from "./trace-writer";
-import { setUpTurn, startSetUp, type EarlySetUp } from "./turn-setup";
+import { startSetUp, type EarlySetUp } from "./turn-setup";
+import { sessionTurnHost } from "./session-turn-host";
 import { coalescingD1 } from "./d1-batcher";
 import { takeBatched } from "../storage/rate-limit-repo";
-import { recordUsage } from "./usage-recorder";
 import { sseFrame, TurnHub } from "./turn-hub";
 import { TurnStore } from "./turn-store";
-import { eq } from "drizzle-orm";
 import type { AuditHead } from "../contracts/audit";
 import { signerFor } from "../http/audit-signer";
 import { AuditLog } from "./audit-log";
@@ -50,33 +46,8 @@ function auditKeyOf(env: Env): string | undefined {
   }
 }
 
-/** The settings that shape an answer, recorded in audit entries (never secrets or keys). */
-function auditSettings(env: Env, profile: string | null): Record<string, unknown> {
-  try {
-    const c = loadConfig(env);
-    return {
-      profile,
-      offline: c.model === undefined,
-      fallbackModel: c.fallbackModel?.model ?? null,
-      contextWindow: c.contextWindowOverride ?? null,
-      marketData: c.marketData,
-      idleTimeoutMs: c.idleTimeoutMs,
-      turnTimeoutMs: c.turnTimeoutMs,
-    };
-  } catch {
-    return { profile };
-  }
-}
-
 /** Longest a `watchTurn` long-poll waits before answering "unchanged". */
 const MAX_WATCH_MS = 25_000;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
-}
 
 /** The session Durable Object. Class name = binding name. */
 export class SessionAgent extends Agent<Env> {
@@ -107,7 +78,24 @@ export class SessionAgent extends Agent<Env> {
       (ref) => spills.get(ref),
       this.log,
     );
-    this.controller = new TurnController(createSessionLog(this.store, this.turns), this.turnHost());
+    const host = sessionTurnHost({
+      env,
+      ctx,
+      db: this.db,
+      store: this.store,
+      hub: this.hub,
+      log: this.log,
+      traces: this.traces,
+      audit: this.audit,
+      keepAlive: () => this.keepAlive(),
+      wakeWatchers: () => this.wakeWatchers(),
+      takeEarly: () => {
+        const early = this.early;
+        this.early = undefined;
+        return early;
+      },
+    });
+    this.controller = new TurnController(createSessionLog(this.store, this.turns), host);
     void ctx.blockConcurrencyWhile(async () => {
       await migrate(this.db, bundledMigrations);
       await this.controller.recover();
@@ -217,7 +205,7 @@ export class SessionAgent extends Agent<Env> {
     const d1 = coalescingD1(this.env.DB);
     const take =
       input.turnsPerHour !== undefined
-        ? takeBatched(createDb(d1), "turns", input.userId, input.turnsPerHour, Date.now())
+        ? takeBatched(d1Client(d1), "turns", input.userId, input.turnsPerHour, Date.now())
         : undefined;
     const early =
       owned && this.controller.liveTurnId() === undefined && !this.turns.openTurn()
@@ -262,6 +250,7 @@ export class SessionAgent extends Agent<Env> {
   async openStream(from: number): Promise<ReadableStream<Uint8Array> | null> {
     const turn = this.turns.lastTurn();
     if (!turn) return this.hub.subscribe([], false);
+    this.controller.flushEvents(); // the replay reads the log: events still waiting in the batch go first
     const replay = this.turns.eventsOf(turn.id, from).map((e) => sseFrame(e.idx, e.chunk));
     if (turn.status === "awaiting_approval") return this.hub.subscribe(replay, false, false);
     const live = this.controller.liveTurnId() === turn.id;
@@ -312,96 +301,5 @@ export class SessionAgent extends Agent<Env> {
   /** Answers a pending approval; the turn continues (resumed from storage if the DO was evicted). */
   async decide(approvalId: string, answer: DecisionInput, by?: string): Promise<{ ok: true } | RpcFailure> {
     return this.controller.decide(approvalId, answer, by);
-  }
-
-  private sessionControl(sessionId: string): SessionControl {
-    return {
-      rename: async (title) => {
-        this.store.setTitle(title);
-        await new D1SessionIndex(createDb(this.env.DB)).touch(sessionId, Date.now(), title);
-        return { title };
-      },
-    };
-  }
-
-  /** The DO's side of its turns: streaming, keep-alive, traces, set-up over the bindings, after-turn work. */
-  private turnHost(): TurnHost {
-    return {
-      log: this.log,
-      now: Date.now,
-      newId,
-      broadcast: (idx, chunk) => {
-        this.hub.broadcast(sseFrame(idx, chunk));
-        this.wakeWatchers();
-      },
-      subscribe: () => this.hub.subscribe([], true),
-      pauseStreams: () => {
-        this.hub.pause();
-        this.wakeWatchers();
-      },
-      closeStreams: () => {
-        this.hub.close();
-        this.wakeWatchers();
-      },
-      keepAlive: () => this.keepAlive(),
-      waitUntil: (work) => this.ctx.waitUntil(work),
-      traces: this.traces,
-      setUp: (o) => {
-        const early = this.early;
-        this.early = undefined;
-        return setUpTurn({
-          env: this.env,
-          config: loadConfig(this.env),
-          log: o.log,
-          sessionId: o.sessionId,
-          userId: o.userId,
-          profile: o.profile,
-          turn: o.turn,
-          transcript: o.transcript,
-          signal: o.signal,
-          resume: o.resume,
-          early,
-          host: {
-            ...o.hooks,
-            now: Date.now,
-            newId: () => newId("a_"),
-            sleep,
-            session: this.sessionControl(o.sessionId),
-            waitUntil: (work) => this.ctx.waitUntil(work),
-          },
-        });
-      },
-      seal: (o) =>
-        this.audit.record({
-          sessionId: o.sessionId,
-          ownerId: o.ownerId,
-          turn: {
-            id: o.turnId,
-            userMessageId: o.userMessageId,
-            startedAt:
-              this.db.select().from(schema.turns).where(eq(schema.turns.id, o.turnId)).get()?.startedAt ?? o.endedAt,
-          },
-          endedAt: o.endedAt,
-          status: o.result.status,
-          modelId: o.result.modelId,
-          usage: { ...o.result.usage },
-          settings: auditSettings(this.env, o.profile),
-          chunks: o.chunks,
-          view: o.result.view,
-        }),
-      recordUsage: (ownerId, now, result) => recordUsage(createDb(this.env.DB), ownerId, now, result, this.log),
-      learn: (o) =>
-        learnFromTurn({
-          d1: this.env.DB,
-          sessionDb: this.db,
-          config: loadConfig(this.env),
-          log: this.log,
-          ...o,
-          // The memory pass is this session's spending too (D1 has it already).
-          onUsage: (entries) => {
-            for (const e of entries) this.store.addUsage(e.usage);
-          },
-        }),
-    };
   }
 }

@@ -19,7 +19,7 @@ export function createSessionLog(store: SessionStore, turns: TurnStore): Session
     insertTurn: (turn) => turns.insertTurn(turn),
     updateTurn: (id, patch) => turns.updateTurn(id, patch),
     nextEventIndex: () => turns.nextEventIndex(),
-    appendEvent: (idx, turnId, chunk) => turns.appendEvent(idx, turnId, chunk),
+    appendEvents: (events) => turns.appendEvents(events),
     eventsOf: (turnId, from) => turns.eventsOf(turnId, from),
     appendModelMessages: (turnId, messages) => turns.appendModelMessages(turnId, messages),
     modelMessages: () => turns.modelMessages(),

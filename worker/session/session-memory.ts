@@ -18,7 +18,7 @@ import {
   type SessionMessages,
 } from "../runtime/memory/learn-from-turn";
 import { createMemoryRecall } from "../runtime/memory/recall-memories";
-import { createDb } from "../storage/db";
+import { d1Client } from "./d1-client";
 import { effectiveModels } from "./user-models";
 import { memoryStoreOf } from "../storage/memory-repo";
 import { D1UsageRepo } from "../storage/usage-repo";
@@ -101,7 +101,7 @@ export async function learnFromTurn(input: LearnInput): Promise<void> {
       // The owner's own model (Settings → Model) or the default; none usable → no model pass.
       modelsFor: (ownerId) => effectiveModels(d1, config, ownerId),
       prices: config.prices,
-      addUsage: (ownerId, now, entries) => new D1UsageRepo(createDb(d1)).addEntries(ownerId, now, entries, log),
+      addUsage: (ownerId, now, entries) => new D1UsageRepo(d1Client(d1)).addEntries(ownerId, now, entries, log),
       now: Date.now,
       log,
     },

@@ -1,5 +1,5 @@
 /** Shapes of the session Durable Object's RPC surface. */
-import type { DecisionAnswer, TurnRefusal } from "../runtime/turn-controller";
+import type { DecisionAnswer, TurnRefusal } from "../runtime/turn-inputs";
 
 /** What the worker passes when it creates a session. */
 export interface SessionInit {

@@ -10,7 +10,7 @@ import { FetchWebClient } from "../http/fetch-web-client";
 import { createMarketData } from "../market/create-market-data";
 import type { SessionControl } from "../ports/session-control";
 import type { SkillStore } from "../ports/skill-store";
-import { createDb } from "../storage/db";
+import { d1Client } from "./d1-client";
 import { D1PortfolioStore } from "../storage/portfolio-repo";
 import { R2Workspace } from "../storage/r2-workspace";
 import { D1SkillRepo } from "../storage/skill-repo";
@@ -28,12 +28,12 @@ export interface ToolDepsWiring {
 export function createToolDeps(env: Env, config: Config, wiring: ToolDepsWiring): ToolDeps {
   const realFetch: typeof fetch = (...a) => fetch(...a);
   return {
-    skills: wiring.skills ?? new D1SkillRepo(createDb(env.DB)),
+    skills: wiring.skills ?? new D1SkillRepo(d1Client(env.DB)),
     clock: Date.now,
-    tasks: new D1TaskRepo(createDb(env.DB)),
+    tasks: new D1TaskRepo(d1Client(env.DB)),
     session: wiring.session,
     market: createMarketData({ db: env.DB, snapshots: env.SPILLS, config, fetch: realFetch }),
-    portfolio: new D1PortfolioStore(createDb(env.DB)),
+    portfolio: new D1PortfolioStore(d1Client(env.DB)),
     background: backgroundPortFor(env),
     // local mode runs on someone's machine, where fetch reaches its loopback and LAN: resolve names first.
     web: new FetchWebClient({

@@ -14,7 +14,8 @@ import type { TurnDeps, TurnRequest } from "../runtime/turn-types";
 import { skillsReminder } from "../runtime/skills/skill";
 import { lastUserText } from "../runtime/transcript";
 import type { unansweredCalls } from "../runtime/turn-replay";
-import { createDb } from "../storage/db";
+import type { Db } from "../storage/db";
+import { d1Client } from "./d1-client";
 import { matchHints } from "../lib/match-hints";
 import { D1HintRepo, hintsQuery, toHint, type Hint } from "../storage/hint-repo";
 import { settingsQuery } from "../storage/model-settings-repo";
@@ -90,7 +91,7 @@ function withRecallStarted(
  */
 async function setUpReads(
   o: Pick<TurnSetupInput, "env" | "config" | "log" | "userId">,
-  db: ReturnType<typeof createDb>,
+  db: Db,
   skills: D1SkillRepo,
 ): Promise<[StoredSkill[], Hint[], Awaited<ReturnType<typeof userModelChain>>]> {
   // The user's own model (Settings → Model) or the deployment's default; sub-agents and pipeline
@@ -151,7 +152,7 @@ export function startSetUp(o: {
   const memory = recalls
     ? withRecallStarted(ports.memory, { userId: o.userId, sessionId: o.sessionId, text: o.question })
     : ports.memory;
-  const reads = setUpReads(o, createDb(o.d1), new D1SkillRepo(createDb(o.env.DB)));
+  const reads = setUpReads(o, d1Client(o.d1), new D1SkillRepo(d1Client(o.env.DB)));
   reads.catch(() => {}); // observed by the set-up that takes it; a discarded one fails nobody
   return {
     sessionId: o.sessionId,
@@ -191,7 +192,7 @@ export async function setUpTurn(
   o: TurnSetupInput,
 ): Promise<{ req: TurnRequest; deps: TurnDeps; profile: EffectiveProfile }> {
   const profile = effectiveProfile(o.profile, o.log);
-  const db = createDb(o.env.DB);
+  const db = d1Client(o.env.DB);
   const skills = new D1SkillRepo(db);
   const question = lastUserText(o.transcript.history);
   const mine =

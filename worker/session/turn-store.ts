@@ -22,6 +22,7 @@ export const OPEN_STATUSES = ["running", "awaiting_approval"] as const;
 /** Turn state storage. */
 export class TurnStore {
   private readonly chunks: RowChunks;
+  private insertEvent: { run(values: { idx: number; turnId: string; chunk: string }): unknown } | undefined;
 
   constructor(private readonly db: SessionDb) {
     this.chunks = new RowChunks(db);
@@ -61,12 +62,17 @@ export class TurnStore {
     return (row?.max ?? -1) + 1;
   }
 
-  /** Appends one event. */
-  appendEvent(idx: number, turnId: string, chunk: string): void {
-    this.db
+  /**
+   * Appends events (a batch: written in one event-loop turn, so one commit) through one prepared
+   * insert — drizzle builds its SQL once per instance, not once per batch.
+   */
+  appendEvents(events: readonly { idx: number; turnId: string; chunk: string }[]): void {
+    this.insertEvent ??= this.db
       .insert(schema.streamEvents)
-      .values({ idx, turnId, chunk: this.chunks.fit(`ev:${idx}`, chunk) })
-      .run();
+      .values({ idx: sql.placeholder("idx"), turnId: sql.placeholder("turnId"), chunk: sql.placeholder("chunk") })
+      .prepare();
+    for (const e of events)
+      this.insertEvent.run({ idx: e.idx, turnId: e.turnId, chunk: this.chunks.fit(`ev:${e.idx}`, e.chunk) });
   }
 
   /** A turn's events from index `from` on. */

@@ -7,7 +7,7 @@ import type { Config, ModelEndpoint } from "../config";
 import type { Logger } from "../lib/log";
 import { checkModelBaseUrl } from "../http/model-endpoint-policy";
 import { createModels, unavailableModels, type ModelChain } from "../runtime/model";
-import { createDb } from "../storage/db";
+import { d1Client } from "./d1-client";
 import { KeyBox } from "../storage/key-box";
 import { D1ModelSettings, type ModelSettingsRow } from "../storage/model-settings-repo";
 
@@ -49,7 +49,7 @@ async function endpointOf(
 
 /** The user's own endpoints, or the deployment's default when they saved none. */
 export async function effectiveModels(d1: D1Database, config: Config, userId: string): Promise<EffectiveModels> {
-  return effectiveModelsOf(await new D1ModelSettings(createDb(d1)).get(userId), config);
+  return effectiveModelsOf(await new D1ModelSettings(d1Client(d1)).get(userId), config);
 }
 
 /** The endpoints of a settings row already read (null: the user saved none, the default applies). */

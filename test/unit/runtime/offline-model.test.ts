@@ -10,7 +10,7 @@ import { decide } from "../../../worker/runtime/offline-model";
 import { BUILTIN_SKILLS } from "../../../worker/runtime/skills/builtin";
 import { turnContext } from "../../../worker/runtime/prompts/system";
 import { withTurnContext } from "../../../worker/runtime/transcript";
-import { notificationPrompt } from "../../../worker/runtime/turn-controller";
+import { notificationPrompt } from "../../../worker/runtime/turn-inputs";
 import { DEEP_DIVE_STEPS } from "./deep-dive-steps";
 import { calls, options, system, text, toolTurn, user, visible } from "./offline-model-prompts";
 describe("offline intents reach every tool the question implies", () => {

@@ -17,14 +17,9 @@ import type {
   TurnRecord,
 } from "../../../worker/runtime/session-log";
 import type { ApprovalDecision } from "../../../worker/runtime/tool-executor";
-import {
-  checkDecision,
-  DEFAULT_TITLE,
-  notificationPrompt,
-  titleFrom,
-  TurnController,
-  type TurnHost,
-} from "../../../worker/runtime/turn-controller";
+import { TurnController } from "../../../worker/runtime/turn-controller";
+import type { TurnHost } from "../../../worker/runtime/turn-host";
+import { checkDecision, DEFAULT_TITLE, notificationPrompt, titleFrom } from "../../../worker/runtime/turn-inputs";
 import { TOOLS } from "../../../worker/tools/registry";
 import { fakeToolDeps } from "../../support/runtime-harness";
 import { startScriptedModel, type ScriptedModel } from "../../support/scripted-model/server";
@@ -60,7 +55,7 @@ function memoryLog(meta: SessionRecord) {
       if (t) Object.assign(t, patch);
     },
     nextEventIndex: () => events.length,
-    appendEvent: (idx, turnId, chunk) => void events.push({ idx, turnId, chunk }),
+    appendEvents: (batch) => void events.push(...batch),
     eventsOf: (turnId, from = 0) => events.filter((e) => e.turnId === turnId && e.idx >= from),
     appendModelMessages: (turnId, ms) => void model.push(...ms.map((message) => ({ turnId, message }))),
     modelMessages: () => model,
@@ -321,5 +316,49 @@ describe("TurnController", () => {
     const chunks = mem.events.map((e) => JSON.parse(e.chunk) as UIMessageChunk);
     expect(chunks[0]).toEqual({ type: "error", errorText: "本轮在服务器重启时中断，请重新发送。" });
     expect(await ctl.cancel()).toEqual({ cancelled: false });
+  });
+
+  it("stores and sends a burst of model chunks in a few batches: the first token at once, nothing sent before it is stored", async () => {
+    const meta = {
+      id: "s_5",
+      ownerId: "u_1",
+      title: "named",
+      profile: null,
+      compactionSummary: null,
+      compactedThrough: null,
+    };
+    const mem = memoryLog(meta);
+    const writes: number[][] = [];
+    const store = mem.log.appendEvents;
+    mem.log.appendEvents = (batch) => {
+      writes.push(batch.map((e) => e.idx));
+      store(batch);
+    };
+    const t = testHost();
+    const sent: number[][] = [];
+    t.host.broadcast = (batch) => {
+      // Every event sent is already in the log (the output gate then holds the frame for its commit).
+      for (const e of batch) expect(mem.events.some((x) => x.idx === e.idx)).toBe(true);
+      sent.push(batch.map((e) => e.idx));
+    };
+    const ctl = new TurnController(mem.log, t.host);
+    await ctl.recover();
+    const text = "Phase C: the spring held on low volume; the test came back quietly.";
+    server.push([{ text, chunkSize: 2 }], "k-ctl-5");
+    const ended = t.ended();
+    expect(ctl.start({ text: "burst k-ctl-5" })).toMatchObject({ ok: true });
+    await ended;
+    const chunks = mem.events.map((e) => JSON.parse(e.chunk) as UIMessageChunk);
+    expect(textOf(mem.events.map((e) => e.chunk))).toBe(text);
+    expect(mem.events.map((e) => e.idx)).toEqual(mem.events.map((_, i) => i));
+    const deltas = chunks.filter((c) => c.type === "text-delta").length;
+    expect(deltas).toBe(Math.ceil(text.length / 2));
+    // One write per batch, each sent as written; far fewer batches than events.
+    expect(sent).toEqual(writes);
+    expect(writes.length).toBeLessThanOrEqual(8);
+    expect(writes.flat()).toEqual(mem.events.map((e) => e.idx));
+    // The first delta ends its batch: it went out without waiting for the deltas after it.
+    const first = chunks.findIndex((c) => c.type === "text-delta");
+    expect(writes.find((w) => w.includes(first))?.at(-1)).toBe(first);
   });
 });
