@@ -4,7 +4,7 @@
  * lines. Pure, so the picture is tested against the same object the words come from.
  */
 import type { Analysis, Bar, EventType, PhaseName } from "@contracts/analysis";
-import { VARIANT_WORDS, wordOf } from "@contracts/wyckoff-words";
+import { PHASE_SIDE_WORDS, VARIANT_WORDS, wordOf } from "@contracts/wyckoff-words";
 
 /** A marker at a bar. */
 export interface EventMarker {
@@ -82,20 +82,11 @@ export function eventMarkers(a: Analysis, barDates: ReadonlySet<string>, lang: "
 /** Human label of a phase name (ACC_C → "Acc C"). */
 export function phaseLabel(name: PhaseName, lang: "zh" | "en" = "en"): string {
   if (name === "NONE") return "—";
-  if (lang === "zh") {
-    const [kind, letter] = name.split("_");
-    const zh: Record<string, string> = {
-      ACC: "吸筹",
-      DIST: "派发",
-      REACC: "再吸筹",
-      REDIST: "再派发",
-      MARKUP: "上涨",
-      MARKDOWN: "下跌",
-    };
-    const word = zh[kind ?? ""];
-    if (word) return letter ? `${word} ${letter}` : word;
-  }
   const [kind, letter] = name.split("_");
+  if (lang === "zh") {
+    if (!letter) return name === "MARKUP" ? "上涨" : "下跌";
+    return `${wordOf(PHASE_SIDE_WORDS, kind, "zh")} ${letter}`;
+  }
   if (!letter) return name.charAt(0) + name.slice(1).toLowerCase();
   return `${kind === "ACC" ? "Acc" : "Dist"} ${letter}`;
 }

@@ -78,14 +78,16 @@ export const SOURCE_WORDS: Words = {
   offline: { zh: "离线数据包", en: "offline bundle" },
 };
 
+/** The side of a structure's phase (ACC_x, DIST_x); the reading room's chart labels use it too. */
+export const PHASE_SIDE_WORDS: Words = {
+  ACC: { zh: "吸筹", en: "accumulation" },
+  DIST: { zh: "派发", en: "distribution" },
+};
+
 /** A phase name (`PhaseName`: ACC_C, MARKUP, NONE…) in words: "吸筹 C 阶段" / "accumulation phase C". */
 export function phaseWords(name: unknown, lang: Lang): string {
   const n = String(name ?? "");
   const [kind, letter] = n.split("_");
-  const side: Record<string, { zh: string; en: string }> = {
-    ACC: { zh: "吸筹", en: "accumulation" },
-    DIST: { zh: "派发", en: "distribution" },
-  };
   const whole: Record<string, { zh: string; en: string }> = {
     NONE: { zh: "无进行中的结构", en: "no structure open" },
     MARKUP: { zh: "上涨段", en: "markup" },
@@ -93,7 +95,7 @@ export function phaseWords(name: unknown, lang: Lang): string {
   };
   const w = whole[n];
   if (w) return w[lang];
-  const s = side[kind ?? ""];
+  const s = PHASE_SIDE_WORDS[kind ?? ""];
   if (s && letter) return lang === "zh" ? `${s.zh} ${letter} 阶段` : `${s.en} phase ${letter}`;
   return n;
 }

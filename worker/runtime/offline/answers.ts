@@ -145,17 +145,11 @@ export function composeAnswer(
     if (r.isError) return `${head}${T(lang, "：调用失败 — ", ": failed — ")}${describeError(r.output)}`;
     const lines = describeResult(r, lang, parts);
     const source = isRecord(r.output) ? describeSource(r.output, lang) : undefined;
-    return joinLines([head, ...lines, ...(source ? [source] : [])]);
+    // each line its own paragraph: the reading room's markdown joins the lines of one paragraph into
+    // one run of text, and reads a line right under a list item as that item running on
+    return [head, ...lines, ...(source ? [source] : [])].join("\n\n");
   });
   return [...sections, "", LABEL[lang]].join("\n\n");
-}
-
-/**
- * A section's lines, each its own paragraph: the reading room's markdown joins lines of one paragraph
- * into one run of text, and reads a line right under a list item as that item running on.
- */
-export function joinLines(lines: readonly string[]): string {
-  return lines.join("\n\n");
 }
 
 /** The answer when no tool fits: what can be asked offline (examples, never a list of internal tool names). */
