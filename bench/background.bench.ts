@@ -1,46 +1,26 @@
 /**
  * Background-work benchmarks (Node, one process, CPU time):
  *
- * - the whole screening funnel from cache-format chunks at 200 / 1,000 / 5,300 symbols × 320 bars:
- *   chunk decode into columns per batch of 100 (`decodeBarColumnsMany`, as D1MarketCache does after
- *   its read) → the map phase per symbol (`screenFeatures`) → the cross-sectional reduce
- *   (`reduceFunnel`: RPS, L2–L5, sectors, allocation). No D1 here: bench/workers/market.bench.ts
- *   times the same funnel through real D1 in workerd;
  * - the backtest replay (`replayBacktest`) over 5,300 symbols for one and three years of days, as it
  *   ships: worker/engine/backtest/replay.ts bundled by esbuild into one module (bench/support/bundle.ts)
  *   and run in this process (`backtest_*y_cpu_ms`, the goal's figures); then the same input through
  *   vitest's module runner (`backtest_*y_module_runner_cpu_ms`, and the ratio), both results' JSON
  *   checked equal by sha-256. Timed: process CPU of the one call; the input is built before the clock.
  *
- * Funnel figures: median, mean and p90 of three runs, `growth` = per-symbol cost against 200 symbols
- * (1.00 = flat); the backtests run once each way (growth: 3 years against 1, bundled). Never asserted.
+ * The backtests run once each way (growth: 3 years against 1, bundled). Never asserted. The screening
+ * funnel from chunks in Node: funnel-shipped.bench.ts.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Board } from "../worker/contracts/analysis";
 import { BacktestInput } from "../worker/contracts/backtest";
-import { screenFeatures } from "../worker/background/screen-features";
-import type { Universe } from "../worker/background/universe";
 import { replayBacktest } from "../worker/engine/backtest/replay";
 import { resolveParams } from "../worker/engine/params";
-import { reduceFunnel } from "../worker/engine/screen/reduce-funnel";
 import type { BarColumns } from "../worker/engine/series";
-import { decodeBarColumnsMany, encodeBarChunks } from "../worker/lib/bar-chunks";
-import type { CachedColumns } from "../worker/ports/market-data";
-import { benchUniverse, walk, weekdays } from "./support/market-universe";
+import { walk, weekdays } from "./support/market-universe";
 import { bundled } from "./support/bundle";
-import { growth, median, record, timing } from "./support/record";
+import { growth, record } from "./support/record";
 import { createRng } from "../worker/engine/sim/rng";
-
-const SIM: Universe = {
-  code: "SIM",
-  engineMarket: "CN",
-  index: "SIM.IDX1",
-  smallCap: null,
-  simulated: true,
-  synced: false,
-};
-const SIZES = [200, 1000, 5300] as const;
 
 function cpuMs(start: NodeJS.CpuUsage): number {
   const u = process.cpuUsage(start);
@@ -48,56 +28,6 @@ function cpuMs(start: NodeJS.CpuUsage): number {
 }
 
 describe("background benchmarks", () => {
-  it("screening funnel from cached chunks at 200 / 1,000 / 5,300 symbols × 320 bars", async () => {
-    // The D1 cache's row format, decoded per read; only the chunk texts stay alive between runs.
-    const { u, chunks } = (() => {
-      const full = benchUniverse(5300, 320);
-      const rows = new Map(full.symbols.map((s, i) => [s.id, encodeBarChunks(full.bars[i] ?? []).map((c) => c.bars)]));
-      return { u: { symbols: full.symbols, index: full.index }, chunks: rows };
-    })();
-    const cache = {
-      getColumnsMany: async (ids: readonly string[], lastBars?: number): Promise<CachedColumns[]> =>
-        decodeBarColumnsMany(
-          ids.map((id) => chunks.get(id) ?? []),
-          lastBars,
-        ).map((columns, i) => ({ symbolId: ids[i] ?? "", columns })),
-    };
-    const bySize = new Map<number, number[]>();
-    // Sizes interleaved within each round, so load on the machine hits them alike.
-    for (let round = 0; round < 4; round++)
-      for (const n of SIZES) {
-        const symbols = u.symbols.slice(0, n);
-        const cpu0 = process.cpuUsage();
-        const features = [];
-        for (let i = 0; i < symbols.length; i += 100)
-          features.push(...(await screenFeatures(cache, symbols.slice(i, i + 100), SIM, u.index)));
-        const out = reduceFunnel(features, { limit: 12, index: u.index });
-        const cpu = cpuMs(cpu0);
-        if (round === 0) {
-          // The first round warms the JIT up; reported in the log, not in the figures.
-          const s = out.summary;
-          console.log(
-            `screening ${n}: ${s.total_scanned} → L1 ${s.layer1_passed} → L2 ${s.layer2_passed} → L3 ${s.layer3_passed} → L4 ${s.layer4_passed} → L5 ${s.layer5_passed}; warm-up CPU ${cpu.toFixed(0)} ms`,
-          );
-          continue;
-        }
-        bySize.set(n, [...(bySize.get(n) ?? []), cpu]);
-      }
-    const perSymbol = (n: number) => median(bySize.get(n) ?? []) / n;
-    for (const n of SIZES)
-      record({
-        id: `funnel_${n}x320_cpu_ms`,
-        name: `screening funnel L0–L5 from cached chunks, ${n} × 320 bars (CPU, vitest's module runner)`,
-        ...timing(bySize.get(n) ?? []),
-        unit: "ms",
-        // no goal here: the goal judges the shipped bundle, funnel_shipped_Nx320_cpu_ms (funnel-shipped.bench.ts)
-        ...(n > SIZES[0]
-          ? { growth: { ratio: perSymbol(n) / perSymbol(SIZES[0]), vs: `${SIZES[0]}, per symbol` } }
-          : {}),
-        timed: `process CPU of: chunk decode into columns per batch of 100 (decodeBarColumnsMany) + screenFeatures (series, L1, L2 channels, returns, L4 triggers) + reduceFunnel (RPS, L2–L5, sectors, allocation) over ${n} symbols in memory, no D1; 3 runs after a warm-up round`,
-      });
-  });
-
   // One test per length (a hang cap each: the three-year replay takes minutes of wall on a loaded machine).
   // The same input replayed twice: the shipped bundle (the goal's figure), then the module runner.
   const figures: number[] = [];

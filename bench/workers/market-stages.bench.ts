@@ -8,26 +8,16 @@
  */
 import { env } from "cloudflare:test";
 import { expect, it } from "vitest";
-import type * as sourceFeatures from "../../worker/background/screen-features";
 import type { Universe } from "../../worker/background/universe";
-import type * as sourceReduce from "../../worker/engine/screen/reduce-funnel";
 import type { SymbolFeatures } from "../../worker/engine/screen/symbol-features";
-import type * as sourceDb from "../../worker/storage/db";
-import type * as sourceCache from "../../worker/storage/market-cache-repo";
-import type * as sourceSnapshots from "../../worker/storage/market-snapshot-repo";
 import { benchUniverse, type BenchSymbol } from "../support/market-universe";
 import { median, timing, type Metric } from "../support/record";
 import { fillStore, workerdProcess } from "./market-fill";
+import { shipped } from "./shipped-bundle";
 
 const SIZES = [200, 1000, 5300] as const;
 const BARS = 320;
 const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };
-const SHIPPED: string = "./shipped-market.ts?shipped";
-const shipped = (await import(/* @vite-ignore */ SHIPPED)) as typeof sourceFeatures &
-  typeof sourceReduce &
-  typeof sourceDb &
-  typeof sourceCache &
-  typeof sourceSnapshots;
 const { screenFeatures, reduceFunnel, createDb, D1MarketCache, MarketSnapshots } = shipped;
 const UNIVERSE: Universe = { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: null, simulated: false };
 

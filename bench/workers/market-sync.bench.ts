@@ -21,22 +21,11 @@ import {
 import { createDb } from "../../worker/storage/db";
 import { D1MarketCache } from "../../worker/storage/market-cache-repo";
 import { D1SyncStore } from "../../worker/storage/market-sync-repo";
-import type * as sourceFeatures from "../../worker/background/screen-features";
 import { boardFilter, universeFor } from "../../worker/background/universe";
-import type * as sourceReduce from "../../worker/engine/screen/reduce-funnel";
-import type * as sourceDb from "../../worker/storage/db";
 import type * as sourceCache from "../../worker/storage/market-cache-repo";
-import type * as sourceSnapshots from "../../worker/storage/market-snapshot-repo";
 import { median, timing, type Metric } from "../support/record";
 import { workerdCpuMs } from "./market-fill";
-
-/** The funnel's modules bundled as shipped (bench/workers/shipped-market.ts). */
-const SHIPPED: string = "./shipped-market.ts?shipped";
-const shipped = (await import(/* @vite-ignore */ SHIPPED)) as typeof sourceFeatures &
-  typeof sourceReduce &
-  typeof sourceDb &
-  typeof sourceCache &
-  typeof sourceSnapshots;
+import { shipped } from "./shipped-bundle";
 
 const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };
 const upstream = inject("upstreamUrl");

@@ -41,19 +41,13 @@ import type { SnapshotCompression } from "../../worker/storage/market-snapshot-r
 import { benchUniverse, weekdays } from "../support/market-universe";
 import { median, timing, type Metric } from "../support/record";
 import { fillStore, workerdProcess } from "./market-fill";
+import { shipped } from "./shipped-bundle";
 
 const SIZES = [200, 1000, 5300] as const;
 const BARS = 320;
 /** Days the regime reads of every symbol (read-regime.ts: `universeBars(market, 40)`). */
 const REGIME_DAYS = 40;
 const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };
-/** The modules the timed spans run, bundled as shipped (one copy of each: module state is shared). */
-const SHIPPED: string = "./shipped-market.ts?shipped";
-const shipped = (await import(/* @vite-ignore */ SHIPPED)) as typeof sourceFeatures &
-  typeof sourceReduce &
-  typeof sourceDb &
-  typeof sourceCache &
-  typeof sourceSnapshots;
 const { screenFeatures, reduceFunnel, createDb, D1MarketCache, MarketSnapshots, forgetLoadedSnapshots } = shipped;
 
 const UNIVERSE: Universe = { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: null, simulated: false };
