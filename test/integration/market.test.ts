@@ -70,7 +70,7 @@ describe("offline bundle through /api/market", () => {
     expect(aapl.details?.explore).toContain("SH.000001");
   });
 
-  it("serves the real SSE Composite by its Chinese name: unadjusted bundled history, bad rows cleaned, analysed", async () => {
+  it("serves the real SSE Composite by its Chinese name: bundled history, bad rows cleaned, analysed", async () => {
     const res = await call(`/api/market/bars/${encodeURIComponent("上证指数")}?days=5000`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as MarketBarsResponse;
@@ -83,7 +83,9 @@ describe("offline bundle through /api/market", () => {
     });
     expect(body.bars.at(-1)?.date).toBe("2024-09-19");
     expect(body.provenance).toMatchObject({ source: "offline", simulated: false, stale: true, adjust: "none" });
-    expect(body.provenance.notes.join(" ")).toMatch(/hqchart.*Unadjusted/);
+    // An index has no ex-rights days: its note names the source and says nothing of adjustment.
+    expect(body.provenance.notes.join(" ")).toMatch(/index day bars \(hqchart/);
+    expect(body.provenance.notes.join(" ")).not.toMatch(/Unadjusted/);
     expect(body.analysis?.symbol).toBe("SH.000001");
     const whole = await cache.getSeries("SH.000001");
     expect(whole?.bars).toHaveLength(8146); // 8,162 rows, 16 invalid ones dropped at build time
@@ -102,6 +104,8 @@ describe("offline bundle through /api/market", () => {
     });
     expect(spdb.bars).toHaveLength(300);
     expect(spdb.analysis?.phase.name).toBeTruthy();
+    // A stock keeps its ex-rights gaps: the note says it is unadjusted.
+    expect(spdb.provenance.notes.join(" ")).toMatch(/hqchart.*Unadjusted/);
     const chinext = (await (await call("/api/market/bars/399006?days=300")).json()) as MarketBarsResponse;
     expect(chinext.symbol).toMatchObject({ id: "SZ.399006", name: "创业板指", kind: "index" });
     const bank = (await (await call("/api/market/bars/000001?days=10")).json()) as MarketBarsResponse;

@@ -155,9 +155,12 @@ export const api = {
   deleteSession: async (id: string): Promise<void> => {
     await send(sessionPath(id), { method: "DELETE" });
   },
-  /** Starts a turn; resolves to its SSE body (409 while another turn is open, 413 when too long). */
+  /**
+   * Starts a turn; resolves to its SSE body (409 while another turn is open, 413 when too long). The
+   * interface language goes with it: a text that shows none (`/screen`, `600000`) is answered in it.
+   */
   sendMessage: (id: string, text: string, signal: AbortSignal) =>
-    streamBody(`${sessionPath(id)}/messages`, json("POST", { text }, signal)),
+    streamBody(`${sessionPath(id)}/messages`, json("POST", { text, lang: currentLang() }, signal)),
   /** Replays the current/last turn's events from index `from`, then follows it live. */
   openStream: async (id: string, from: number, signal: AbortSignal) => {
     const res = await send(`${sessionPath(id)}/stream?from=${from}`, { signal });

@@ -128,9 +128,15 @@ export type SessionPageQuery = z.infer<typeof SessionPageQuery>;
 /** Longest user message accepted (characters); longer is a 413. */
 export const MAX_MESSAGE_CHARS = 20_000;
 
-/** The plain `{ text }` form of a message body. */
+/**
+ * The language of the person's interface, sent with a message: the turn is answered in it when the
+ * text itself shows none (a bare `/screen`, a code such as `600000`).
+ */
+const StatedLang = z.enum(["zh", "en"], { message: 'lang must be "zh" or "en"' }).optional();
+
+/** The plain `{ text, lang? }` form of a message body. */
 export const TextMessageBody = z
-  .object({ text: z.string().refine((t) => t.trim().length > 0, "text must not be empty") })
+  .object({ text: z.string().refine((t) => t.trim().length > 0, "text must not be empty"), lang: StatedLang })
   .strict();
 
 /**
@@ -138,6 +144,7 @@ export const TextMessageBody = z
  * messages are read (UI messages; other keys, and other fields of each message, are ignored).
  */
 const ChatTransportBody = z.looseObject({
+  lang: StatedLang,
   messages: z.array(
     z.looseObject({
       role: z.string(),
@@ -151,9 +158,9 @@ const EITHER_FORM = "body must be { text } or the AI SDK chat body { messages: [
 /**
  * `POST /api/sessions/:id/messages` body: `{ text }`, or the AI SDK chat body whose last message is
  * the user's (its text parts, joined by blank lines, become `text`). Either way the result is
- * `{ text }`. Length over MAX_MESSAGE_CHARS is checked separately (413).
+ * `{ text }` (with `lang` when the body stated one). Length over MAX_MESSAGE_CHARS is checked separately (413).
  */
-export const SendMessageBody = z.unknown().transform((value, ctx): { text: string } => {
+export const SendMessageBody = z.unknown().transform((value, ctx): { text: string; lang?: "zh" | "en" } => {
   const record = typeof value === "object" && value !== null && !Array.isArray(value) ? value : null;
   if (record && "messages" in record) {
     const parsed = ChatTransportBody.safeParse(record);
@@ -174,7 +181,7 @@ export const SendMessageBody = z.unknown().transform((value, ctx): { text: strin
       ctx.addIssue({ code: "custom", path: ["messages"], message: "the last user message has no text" });
       return z.NEVER;
     }
-    return { text };
+    return parsed.data.lang ? { text, lang: parsed.data.lang } : { text };
   }
   if (record && "text" in record) {
     const parsed = TextMessageBody.safeParse(record);
@@ -183,7 +190,7 @@ export const SendMessageBody = z.unknown().transform((value, ctx): { text: strin
         ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
       return z.NEVER;
     }
-    return parsed.data;
+    return parsed.data.lang ? { text: parsed.data.text, lang: parsed.data.lang } : { text: parsed.data.text };
   }
   ctx.addIssue({ code: "custom", path: [], message: EITHER_FORM });
   return z.NEVER;

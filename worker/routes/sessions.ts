@@ -186,6 +186,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     }
     const started = await sessionStub(c.env.SessionAgent, id).startTurn({
       text: body.text,
+      ...(body.lang ? { lang: body.lang } : {}),
       userId: c.var.userId,
       turnsPerHour: c.var.config.rateLimits.turnsPerHour,
     });

@@ -207,3 +207,25 @@ export function diagnose(failure: ModelFailure, lang: Lang): string {
 export function languageOf(text: string): Lang {
   return /[\u3400-\u9fff]/.test(text) ? "zh" : "en";
 }
+
+/**
+ * The language the text itself shows, if any: any CJK character → Chinese; an English word → English.
+ * A slash command's name and arguments (`/screen cn`), codes (`600000`, `AAPL`, `399006.sz`) and
+ * identifiers (`s_01h…`) are not words, so `/screen` or `600000` alone show none.
+ */
+export function languageSignal(text: string): Lang | undefined {
+  if (/[\u3400-\u9fff]/.test(text)) return "zh";
+  if (text.trimStart().startsWith("/")) return undefined;
+  const words = text
+    .split(/[\s,;:!?()[\]"'“”‘’，。？！]+/)
+    .filter((t) => /[a-z]{2,}/.test(t) && !/[\d_]/.test(t) && t !== t.toUpperCase());
+  return words.length > 0 ? "en" : undefined;
+}
+
+/**
+ * A turn's language: what the person's text shows, else the language their interface stated with
+ * the message (`lang` on `POST …/messages`), else English.
+ */
+export function turnLanguage(text: string, stated?: Lang): Lang {
+  return languageSignal(text) ?? stated ?? "en";
+}

@@ -13,7 +13,8 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { extractByRules } from "../memory/extract-rules";
-import { languageOf, type Lang } from "./errors";
+import { languageOf, languageSignal, type Lang } from "./errors";
+import { statedReplyLanguage } from "./prompts/system";
 import { md } from "./offline/answer-format";
 import { composeAnswer, composeHelp, composeMemoryAnswer, LABEL, type ObservedResult } from "./offline/answers";
 import { extractSymbol, fitInput, inputFor, memoryIntent, planCalls, type VisibleTool } from "./offline/intents";
@@ -239,7 +240,9 @@ export function decide(options: LanguageModelV4CallOptions): Decision {
   const { question: text, memories } = splitUserText(raw);
   // The notice is the question inside the turn's context (a date block comes first).
   const isNotice = text.startsWith(NOTICE);
-  const lang = isNotice ? conversationLang(options.prompt, index - 1) : languageOf(text);
+  const lang = isNotice
+    ? conversationLang(options.prompt, index - 1)
+    : (languageSignal(text) ?? statedReplyLanguage(raw) ?? languageOf(text));
   const tools = visibleTools(options);
   const results = resultsSince(options.prompt, index);
   const step = pipelineStep(systemText(options.prompt));

@@ -9,7 +9,7 @@ import type { UIMessageChunk } from "ai";
 import type { StoredUIMessage } from "../contracts/api";
 import type { Logger } from "../lib/log";
 import { createApprovalGate } from "./approval-gate";
-import { languageOf, type Lang } from "./errors";
+import { languageOf, turnLanguage, type Lang } from "./errors";
 import type { LiveTurn } from "./live-turn";
 import { runPipeline } from "./pipeline";
 import { runTurn } from "./run-turn";
@@ -97,7 +97,10 @@ export class TurnController {
   }
 
   /** Starts a turn for the user's message; refused while another turn is open. */
-  start(input: { text: string }): { ok: true; stream: ReadableStream<Uint8Array>; title?: string } | TurnRefusal {
+  start(input: {
+    text: string;
+    lang?: Lang;
+  }): { ok: true; stream: ReadableStream<Uint8Array>; title?: string } | TurnRefusal {
     const meta = this.log.meta();
     if (!meta || meta.deletedAt) return { ok: false, code: "not_found", message: "session not found" };
     if (this.busy())
@@ -110,7 +113,7 @@ export class TurnController {
     const opened = this.open({
       shown: { id: this.host.newId("m_"), role: "user", parts: [{ type: "text", text: input.text }] },
       content: input.text,
-      lang: languageOf(input.text),
+      lang: turnLanguage(input.text, input.lang),
     });
     if (title !== undefined) this.log.setTitle(title);
     const stream = this.host.subscribe();

@@ -14,6 +14,7 @@ import { loadConfig } from "../config";
 import type { TurnWatch } from "../contracts/api";
 import { createLogger, type Logger } from "../lib/log";
 import { spillKey } from "../runtime/context/spill";
+import type { Lang } from "../runtime/errors";
 import { TurnController } from "../runtime/turn-controller";
 import { foldChunks, toStored } from "../runtime/turn-replay";
 import { d1Client } from "./d1-client";
@@ -196,7 +197,13 @@ export class SessionAgent extends Agent<Env> {
    * must own the session: another user's (or a never-created) session is `not_found` and nothing is
    * written — the route relies on this check instead of a D1 read before the turn.
    */
-  async startTurn(input: { text: string; userId: string; turnsPerHour?: number }): Promise<StartTurnResult> {
+  async startTurn(input: {
+    text: string;
+    /** The person's interface language, for a text that shows none (`errors.ts` `turnLanguage`). */
+    lang?: Lang;
+    userId: string;
+    turnsPerHour?: number;
+  }): Promise<StartTurnResult> {
     const meta = this.store.meta();
     const owned = meta !== undefined && meta.deletedAt === null && meta.ownerId === input.userId;
     // In one tick, so through `coalescingD1` they share one D1 round trip: the caller's rate-limit
@@ -235,7 +242,7 @@ export class SessionAgent extends Agent<Env> {
     // `start` sets the turn up synchronously (host.setUp below takes `early`); a refusal drops it.
     this.early = early;
     try {
-      return this.controller.start({ text: input.text });
+      return this.controller.start(input.lang ? { text: input.text, lang: input.lang } : { text: input.text });
     } finally {
       this.early?.settle(false);
       this.early = undefined;

@@ -7,7 +7,7 @@ import type { ModelMessage } from "ai";
 import type { Config } from "../config";
 import type { Logger } from "../lib/log";
 import type { SessionControl } from "../ports/session-control";
-import type { Lang } from "../runtime/errors";
+import { languageOf, languageSignal, type Lang } from "../runtime/errors";
 import { resolveProfile, validateProfiles, type EffectiveProfile } from "../runtime/profiles/resolve";
 import { buildSystemPrompt, turnContext } from "../runtime/prompts/system";
 import type { TurnDeps, TurnRequest } from "../runtime/turn-types";
@@ -220,7 +220,15 @@ export async function setUpTurn(
   const { memory, memoryFlush } = early;
   const [skillList, hints, chain] = await early.reads;
   const system = buildSystemPrompt({ profilePrompt: profile.prompt, skillsReminder: skillsReminder(skillList) });
-  const context = turnContext({ now: o.host.now(), hints: matchHints(hints, question).map((h) => h.text) });
+  // When the interface's language decided the turn's (a bare `/screen` sent from the Chinese room),
+  // the model is told; otherwise the text itself shows the language.
+  const statedLang =
+    languageSignal(question) === undefined && o.turn.lang !== languageOf(question) ? (o.turn.lang as Lang) : undefined;
+  const context = turnContext({
+    now: o.host.now(),
+    hints: matchHints(hints, question).map((h) => h.text),
+    ...(statedLang ? { statedLang } : {}),
+  });
   const tools = profileTools(profile);
   const req: TurnRequest = {
     sessionId: o.sessionId,

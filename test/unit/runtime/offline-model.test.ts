@@ -119,6 +119,22 @@ describe("memory and language", () => {
     expect(d).not.toContain("离线规则模型");
   });
 
+  it("answers a text that shows no language in the one the turn's context states, else in English", () => {
+    const stated = (lang?: "zh" | "en") =>
+      withTurnContext(
+        { role: "user", content: "?" },
+        { context: turnContext({ now: Date.UTC(2026, 11, 1), ...(lang ? { statedLang: lang } : {}) }) },
+      ).content as string;
+    expect(text(decide(options([user(stated("zh"))])))).toContain("离线规则模型");
+    expect(text(decide(options([user(stated())])))).toContain("Offline rule model");
+    // The text's own language wins over the stated one.
+    const shown = withTurnContext(
+      { role: "user", content: "help" },
+      { context: turnContext({ now: Date.UTC(2026, 11, 1), statedLang: "zh" }) },
+    ).content as string;
+    expect(text(decide(options([user(shown)])))).toContain("Offline rule model");
+  });
+
   it("says what it will save for Remember: …, and escapes it", () => {
     const d = text(decide(options([user("Remember: I prefer <b>bank</b> stocks with tight stops")])));
     expect(d).toContain("Noted. I will remember:");

@@ -1,6 +1,13 @@
 import { APICallError } from "ai";
 import { describe, expect, it } from "vitest";
-import { classifyModelError, diagnose, IdleTimeoutError, languageOf } from "../../../worker/runtime/errors";
+import {
+  classifyModelError,
+  diagnose,
+  IdleTimeoutError,
+  languageOf,
+  languageSignal,
+  turnLanguage,
+} from "../../../worker/runtime/errors";
 import { extractSymbol, fitInput, planCalls } from "../../../worker/runtime/offline/intents";
 import { parseToolCallBlock } from "../../../worker/runtime/text-tool-calls";
 import { partitionCalls } from "../../../worker/runtime/tool-executor";
@@ -62,6 +69,19 @@ describe("classifyModelError", () => {
     });
     expect(classifyModelError(wrap("other side closed"))).toMatchObject({ kind: "connection", retriable: true });
     expect(classifyModelError(new IdleTimeoutError(60000))).toMatchObject({ kind: "idle_timeout", retriable: true });
+  });
+
+  it("reads a language from words, not from commands, codes or identifiers", () => {
+    expect(languageSignal("分析 600519")).toBe("zh");
+    expect(languageSignal("/screen 沪深")).toBe("zh");
+    expect(languageSignal("analyze 399006")).toBe("en");
+    expect(languageSignal("what about AAPL?")).toBe("en");
+    for (const none of ["/screen", "/screen cn", "600000", "AAPL", "399006.sz", "600000 k-s_abc", "?"])
+      expect(languageSignal(none), none).toBeUndefined();
+    expect(turnLanguage("/screen", "zh")).toBe("zh");
+    expect(turnLanguage("/screen")).toBe("en");
+    expect(turnLanguage("analyze 600000", "zh")).toBe("en");
+    expect(turnLanguage("分析 AAPL", "en")).toBe("zh");
   });
 
   it("diagnoses in the user's language with the HTTP status", () => {

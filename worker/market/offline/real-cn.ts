@@ -108,9 +108,13 @@ export const REAL_CN: readonly RealCnMeta[] = [
   },
 ];
 
-/** The note every real A-share answer from the bundle carries. */
+/** The note every real A-share stock answer from the bundle carries. */
 export const REAL_CN_NOTE =
   "Offline bundle: real A-share day bars (hqchart 1.1.15808, Apache-2.0) up to 2024-09-19, not live prices. Unadjusted: ex-rights gaps and suspensions remain in stock series.";
+
+/** The note of a real A-share index from the bundle (an index has no ex-rights days to adjust). */
+export const REAL_CN_INDEX_NOTE =
+  "Offline bundle: real A-share index day bars (hqchart 1.1.15808, Apache-2.0) up to 2024-09-19, not live prices.";
 
 /** A cleaned real series. */
 export interface RealCnSeries {

@@ -19,7 +19,7 @@ import type {
 import { resolveSymbol } from "./resolve";
 import { createSnapshotReader } from "./snapshot";
 import { offlineMiss as bundleMiss } from "../offline/holdings";
-import { REAL_CN_NOTE } from "../offline/real-cn";
+import { REAL_CN_INDEX_NOTE, REAL_CN_NOTE } from "../offline/real-cn";
 import { simulateSession } from "../offline/sim-intraday";
 
 /** Wiring of the service. */
@@ -49,8 +49,9 @@ const FULL_FETCH = 500;
 
 const SIM_NOTE = "Simulated market (SIM): generated data for exploring the method, not a real security.";
 const BUNDLE_NOTE = "Offline bundle: historical series (vega-datasets), not live prices.";
-/** The note of a real bundled series: which source, and (A-shares) that it is unadjusted. */
-const bundleNote = (symbol: SymbolInfo) => (symbol.market === "CN" ? REAL_CN_NOTE : BUNDLE_NOTE);
+/** The note of a real bundled series: which source, and (A-share stocks) that it is unadjusted. */
+const bundleNote = (symbol: SymbolInfo) =>
+  symbol.market !== "CN" ? BUNDLE_NOTE : symbol.kind === "index" ? REAL_CN_INDEX_NOTE : REAL_CN_NOTE;
 
 /** Provenance for an answer; `source` is who answered now, `origin` who produced the data. */
 export function provenance(

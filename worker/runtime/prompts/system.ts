@@ -4,6 +4,8 @@
  * comes from the caller.
  */
 
+import type { Lang } from "../errors";
+
 /** The stable part, identical for every turn of every session. */
 export const SYSTEM_PREFIX = `You are wyckoff-edge, a research assistant that reads stock markets (China A-shares first, US too) by the Wyckoff method.
 你是 wyckoff-edge，一名用威科夫方法研读市场（以 A 股为主，也覆盖美股）的研究助手。
@@ -34,10 +36,27 @@ export function buildSystemPrompt(opts: { profilePrompt?: string; skillsReminder
  * What changes per turn — today's date and the scenario hints matched to this question — as a block
  * the runtime puts in front of the turn's question (message side), so the system prompt stays cacheable.
  */
-export function turnContext(opts: { now: number; hints?: readonly string[] }): string {
+export function turnContext(opts: { now: number; hints?: readonly string[]; statedLang?: Lang }): string {
   const today = new Date(opts.now).toISOString().slice(0, 10);
   const parts = [`Today (UTC): ${today}.`];
+  if (opts.statedLang) parts.push(replyLanguageLine(opts.statedLang));
   if (opts.hints && opts.hints.length > 0)
     parts.push(`Hints for this question:\n${opts.hints.map((h) => `- ${h}`).join("\n")}`);
   return parts.join("\n\n");
+}
+
+const REPLY_LANGUAGE = /^Reply language: (zh|en)\b/m;
+
+/**
+ * The turn-context line for a message whose text shows no language (a bare `/screen`, a code): the
+ * person's interface language, which the reply should use.
+ */
+export function replyLanguageLine(lang: Lang): string {
+  return `Reply language: ${lang} (${lang === "zh" ? "Chinese" : "English"}: the person's interface language; the message itself shows none).`;
+}
+
+/** The language a turn-context block states with `replyLanguageLine`, if any. */
+export function statedReplyLanguage(context: string): Lang | undefined {
+  const m = context.match(REPLY_LANGUAGE);
+  return m ? (m[1] as Lang) : undefined;
 }
