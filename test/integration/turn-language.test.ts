@@ -5,7 +5,18 @@
  * keeps it; a bad `lang` is a 400 and stores nothing.
  */
 import { describe, expect, it } from "vitest";
-import { chunksOf, modelRequests, newSession, parseFrames, postJson, readSession, script } from "./turn-helpers";
+import type { SessionAgent } from "../../worker/session/session-agent";
+import { testEnv } from "./test-env";
+import {
+  chunksOf,
+  eventually,
+  modelRequests,
+  newSession,
+  parseFrames,
+  postJson,
+  readSession,
+  script,
+} from "./turn-helpers";
 
 async function turnError(id: string, body: Record<string, unknown>): Promise<string> {
   const res = await postJson(`/api/sessions/${id}/messages`, body);
@@ -54,6 +65,23 @@ describe("the language of a turn whose text shows none", () => {
     await script(key, refused);
     expect(await turnError(id, { text: `analyze 600000 ${key}`, lang: "zh" })).toContain("Check LLM_API_KEY");
     expect(await lastUserText(key)).not.toContain("Reply language");
+  });
+
+  it("of a task's notification is the conversation's, and the model is told so", async () => {
+    const { getAgentByName } = await import("agents");
+    const id = await newSession();
+    const key = `k-${id}`;
+    await script(key, [{ text: "好的。" }, { text: "筛选完成：3 只候选。" }]);
+    await (await postJson(`/api/sessions/${id}/messages`, { text: `/screen ${key}`, lang: "zh" })).text();
+    const stub = await getAgentByName<Env, SessionAgent>(testEnv.SessionAgent, id);
+    await stub.notify({ id: "task_zh", text: `Screening task_zh succeeded: 3 candidates ${key}` });
+    await eventually(async () => {
+      const s = await readSession(id);
+      return s.messages.length === 4 && s.messages[3]?.metadata?.status === "done" ? s : undefined;
+    });
+    const notice = (await modelRequests(key)).at(-1)?.body.messages.at(-1);
+    expect(String(notice?.content)).toContain("[SYSTEM NOTIFICATION - NOT USER INPUT]");
+    expect(String(notice?.content)).toContain("Reply language: zh");
   });
 
   it("refuses a lang other than zh or en with a 400 naming it, and stores nothing", async () => {

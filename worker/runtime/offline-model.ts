@@ -241,7 +241,7 @@ export function decide(options: LanguageModelV4CallOptions): Decision {
   // The notice is the question inside the turn's context (a date block comes first).
   const isNotice = text.startsWith(NOTICE);
   const lang = isNotice
-    ? conversationLang(options.prompt, index - 1)
+    ? (statedReplyLanguage(raw) ?? conversationLang(options.prompt, index - 1))
     : (languageSignal(text) ?? statedReplyLanguage(raw) ?? languageOf(text));
   const tools = visibleTools(options);
   const results = resultsSince(options.prompt, index);

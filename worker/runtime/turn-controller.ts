@@ -234,7 +234,9 @@ export class TurnController {
         metadata: { kind: "notification", taskId: next.id },
       },
       content: notificationPrompt(next.id, next.text),
-      lang: languageOf(next.text),
+      // The report is for the person: in the conversation's language (the last turn's), not the
+      // language of the job's own text.
+      lang: this.log.lastTurn()?.lang ?? languageOf(next.text),
     });
     this.launch(turn, meta.ownerId);
     this.emit(turn.id, dataPart("data-notification", { taskId: next.id, text: next.text }));

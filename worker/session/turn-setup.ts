@@ -220,10 +220,11 @@ export async function setUpTurn(
   const { memory, memoryFlush } = early;
   const [skillList, hints, chain] = await early.reads;
   const system = buildSystemPrompt({ profilePrompt: profile.prompt, skillsReminder: skillsReminder(skillList) });
-  // When the interface's language decided the turn's (a bare `/screen` sent from the Chinese room),
-  // the model is told; otherwise the text itself shows the language.
+  // When the turn's language is not the one its text shows (a bare `/screen` sent from the Chinese
+  // room; a task's English notice in a Chinese conversation), the model is told; otherwise the text
+  // itself shows the language.
   const statedLang =
-    languageSignal(question) === undefined && o.turn.lang !== languageOf(question) ? (o.turn.lang as Lang) : undefined;
+    o.turn.lang !== (languageSignal(question) ?? languageOf(question)) ? (o.turn.lang as Lang) : undefined;
   const context = turnContext({
     now: o.host.now(),
     hints: matchHints(hints, question).map((h) => h.text),

@@ -9,6 +9,7 @@ import { md } from "../../../worker/runtime/offline/answer-format";
 import { composeAnswer } from "../../../worker/runtime/offline/answers";
 import { ALL_PARTS, describeAnalysis } from "../../../worker/runtime/offline/describe-analysis";
 import { decide } from "../../../worker/runtime/offline-model";
+import { replyLanguageLine } from "../../../worker/runtime/prompts/system";
 import { calls, options, text, toolTurn, user } from "./offline-model-prompts";
 const HOLDINGS = {
   mode: "diagnose",
@@ -176,6 +177,19 @@ describe("offline answers say what results mean", () => {
       decide(options([...prompt, ...toolTurn("check_background_tasks", { tasks: [], message: "" })])),
     );
     expect(answered).toContain("离线规则模型");
+  });
+
+  it("reports a notification in the language its turn's context states, over the earlier text's", () => {
+    const notice =
+      '[SYSTEM NOTIFICATION - NOT USER INPUT]\n<task-notification id="n2">\nScreening task_def finished (market cn/SIM).\n</task-notification>\nReport this result to the user briefly.';
+    const stated = `<turn-context>\nToday (UTC): 2026-01-05.\n\n${replyLanguageLine("zh")}\n</turn-context>\n<current-user-message>\n${notice}\n</current-user-message>`;
+    const prompt: LanguageModelV4Prompt = [
+      user("600000"),
+      { role: "assistant", content: [{ type: "text", text: "…" }] },
+      user(stated),
+      ...toolTurn("check_background_tasks", { tasks: [], message: "" }),
+    ];
+    expect(text(decide(options(prompt)))).toContain("离线规则模型");
   });
 
   it("escapes quoted text so raw HTML cannot break the message", () => {

@@ -251,6 +251,29 @@ describe("TurnController", () => {
     expect(second.some((c) => c.type === "data-notification")).toBe(true);
   });
 
+  it("reports a notification in the conversation's language, not in the language of the job's text", async () => {
+    const meta = {
+      id: "s_2zh",
+      ownerId: "u_1",
+      title: "named",
+      profile: null,
+      compactionSummary: null,
+      compactedThrough: null,
+    };
+    const mem = memoryLog(meta);
+    const t = testHost();
+    const ctl = new TurnController(mem.log, t.host);
+    await ctl.recover();
+    server.push([{ text: "筛选完成。" }], "task_zh7");
+    server.push([{ text: "好的", chunkDelayMs: 20 }], "k-ctl-zh");
+    const firstEnded = t.ended();
+    expect(ctl.start({ text: "帮我筛选 k-ctl-zh" })).toMatchObject({ ok: true });
+    expect(ctl.notify({ id: "task_zh7", text: "screening task_zh7 done" })).toEqual({ queued: true });
+    await firstEnded;
+    await t.ended();
+    expect(mem.turns.map((x) => x.lang)).toEqual(["zh", "zh"]);
+  });
+
   it("waits for a person: a bad edit is refused, a denial lets the turn finish, a second answer conflicts", async () => {
     const meta = {
       id: "s_3",

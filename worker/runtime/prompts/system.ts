@@ -48,11 +48,12 @@ export function turnContext(opts: { now: number; hints?: readonly string[]; stat
 const REPLY_LANGUAGE = /^Reply language: (zh|en)\b/m;
 
 /**
- * The turn-context line for a message whose text shows no language (a bare `/screen`, a code): the
- * person's interface language, which the reply should use.
+ * The turn-context line for a message whose text does not show the turn's language (a bare `/screen`
+ * or a code: the person's interface language; a task's notice: the conversation's), which the reply
+ * should use.
  */
 export function replyLanguageLine(lang: Lang): string {
-  return `Reply language: ${lang} (${lang === "zh" ? "Chinese" : "English"}: the person's interface language; the message itself shows none).`;
+  return `Reply language: ${lang} (${lang === "zh" ? "Chinese" : "English"}: the person's language here; the message itself does not show it).`;
 }
 
 /** The language a turn-context block states with `replyLanguageLine`, if any. */
