@@ -29,6 +29,13 @@ function lowestSince(values: ArrayLike<number>, from: number, t: number): boolea
   return true;
 }
 
+/** The mean of values[from..to]. */
+function meanOf(values: ArrayLike<number>, from: number, to: number): number {
+  let sum = 0;
+  for (let i = from; i <= to; i++) sum += values[i] ?? Number.NaN;
+  return sum / (to - from + 1);
+}
+
 /** values[t] is strictly above every value in [from, t−1]. */
 function highestSince(values: ArrayLike<number>, from: number, t: number): boolean {
   const x = values[t] ?? Number.NaN;
@@ -94,11 +101,15 @@ function clusterAt(
   wants: (side: "acc" | "dist", price: number) => boolean,
 ): PendingClimax | null {
   const { s, p, scale } = ctx;
-  if (t < p.clusterTrendBars + p.clusterBars || at(s.frozen, t) === 1) return null;
-  const from = t - p.clusterTrendBars;
+  // Readable as soon as a trend of `clusterMinTrendBars` can precede the cluster: with less history
+  // than the trend window (a series that starts inside a decline) the window is what there is, and
+  // MA50 before its 50th bar is the mean close so far — so a window that starts shortly before a
+  // climax reads it as a longer one does.
+  if (t < p.clusterMinTrendBars + p.clusterBars || at(s.frozen, t) === 1) return null;
+  const from = Math.max(0, t - p.clusterTrendBars);
   const low = at(s.low, t);
   const high = at(s.high, t);
-  const ma50 = at(s.sma50, t);
+  const ma50 = t >= 49 ? at(s.sma50, t) : meanOf(s.close, 0, t);
   const c = at(s.close, t);
   let acc = c < ma50 && lowestSince(s.low, from, t);
   let dist = !acc && c > ma50 && highestSince(s.high, from, t);
@@ -107,6 +118,10 @@ function clusterAt(
     dist = false;
     for (let i = t + 1; i <= end && acc; i++) if (!(at(s.low, i) > low)) acc = false;
   }
+  // A buying climax needs the whole trend window (an advance makes new highs of a short history
+  // all the time); a selling climax is read from a shorter one with all its evidence.
+  const short = t < p.clusterTrendBars + p.clusterBars;
+  if (short) dist = false;
   if ((!acc && !dist) || !wants(acc ? "acc" : "dist", acc ? low : high)) return null;
   // Where the trend began: the window's highest high before an SC, lowest low before a BC.
   let k0 = from;
@@ -143,9 +158,17 @@ function clusterAt(
   // Price evidence first (cheap), then the series' own percentile, the median baseline last.
   // Selling climaxes: volume by either measure and spread or travel. Buying climaxes need all of it
   // (an advance makes new highs on heavy volume all the time; a top is where effort peaks).
-  if (acc ? !(srMax >= p.clusterSr || travel >= p.clusterAtr * atr) : !(srMax >= p.clusterSr)) return null;
+  if (
+    short
+      ? !(srMax >= p.clusterSr && travel >= p.clusterAtr * atr)
+      : acc
+        ? !(srMax >= p.clusterSr || travel >= p.clusterAtr * atr)
+        : !(srMax >= p.clusterSr)
+  )
+    return null;
   const pct = rankBelow(s.volume, c0 - p.clusterPctBars, c0 - 1, vmax);
-  const strict = !acc || end > t;
+  // With less history than the trend window, only a climax with all its evidence is read.
+  const strict = !acc || end > t || short;
   if (strict && !(pct >= p.clusterVolPct)) return null;
   // An episode extended past its low is one only when the heaviest bar is the reversal itself, the
   // low's own bar already closed off its low (upper half), and the low is the lowest of the last
