@@ -56,6 +56,48 @@ describe("offline answers say what results mean", () => {
     expect(en).toContain("health 45/100 (warning)");
   });
 
+  it("says why a screening did not run (no stocks cached), with no empty funnel or date", () => {
+    const note =
+      "no cached US stocks on board all: screening reads cached bars only (MARKET_DATA=offline); the offline data has no US stocks (the whole-market screen offline is the simulated A-share market, market cn)";
+    const tasks = {
+      tasks: [
+        {
+          id: "task_9",
+          kind: "screening",
+          status: "succeeded",
+          result: {
+            ok: false,
+            universe: "US",
+            asOf: null,
+            simulated: false,
+            regime: { state: "NEUTRAL" },
+            summary: {
+              total_scanned: 0,
+              layer1_passed: 0,
+              layer2_passed: 0,
+              layer3_passed: 0,
+              layer4_passed: 0,
+              layer5_passed: 0,
+            },
+            top_sectors: [],
+            candidates: [],
+            notes: [note],
+          },
+        },
+      ],
+      message: "1 task",
+    };
+    const en = text(decide(options([user("check background tasks"), ...toolTurn("check_background_tasks", tasks)])));
+    expect(en).toContain("The screening did not run (US): no cached US stocks on board all");
+    expect(en).toContain("the offline data has no US stocks");
+    expect(en).not.toContain("as of");
+    expect(en).not.toContain("0 scanned");
+    const zh = text(decide(options([user("查看后台任务"), ...toolTurn("check_background_tasks", tasks)])));
+    expect(zh).toContain("选股未运行（US）：没有缓存的 US 股票（板块 all）");
+    expect(zh).toContain("离线数据不含美股");
+    expect(zh).not.toContain("截至");
+  });
+
   it("reads a finished screening's layers and top candidates, and a backtest's metrics with caveats", () => {
     const screening = {
       tasks: [
