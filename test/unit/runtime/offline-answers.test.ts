@@ -312,6 +312,22 @@ describe("a Wyckoff reading in words", () => {
     expect(en).toContain("Targets: measured move 3300.");
   });
 
+  it("marks a stop the last close is already at or under as hit", () => {
+    const broken = {
+      ...reading,
+      analysis: {
+        ...reading.analysis,
+        indicators: { close: 2874.56 },
+        stops: { structural: 2038.43, trailing: 3054.17, atr: 2800, reasons: [] },
+      },
+    };
+    const en = describeAnalysis(broken, "en", ALL_PARTS).join("\n");
+    expect(en).toContain("Stops: structural 2038.43, trailing 3054.17 (at or above the close: hit), ATR 2800.");
+    const zh = describeAnalysis(broken, "zh", ALL_PARTS).join("\n");
+    expect(zh).toContain("跟踪止损 3054.17（不低于收盘价：已触发）");
+    expect(zh).not.toContain("结构止损 2038.43（");
+  });
+
   it("ends the event list before the next line and names the data source in the reader's language", () => {
     const result = {
       toolName: "analyze_stock",
