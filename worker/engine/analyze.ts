@@ -50,6 +50,25 @@ export interface AnalyzeOptions {
   params?: Partial<EngineParams>;
 }
 
+/**
+ * A closed structure's support and resistance. One that ended before its AR was confirmed has no band
+ * on the AR's side yet: the price range from the climax to its end stands in (never a NaN: the
+ * contract's numbers, and JSON would turn it into null).
+ */
+function closedBands(s: Series, st: Structure, end: number): { support: number; resistance: number } {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  if (!Number.isFinite(st.support) || !Number.isFinite(st.resistance))
+    for (let i = Math.max(0, st.climaxIndex); i <= end && i < s.n; i++) {
+      lo = Math.min(lo, at(s.low, i));
+      hi = Math.max(hi, at(s.high, i));
+    }
+  return {
+    support: round(Number.isFinite(st.support) ? st.support : lo),
+    resistance: round(Number.isFinite(st.resistance) ? st.resistance : hi),
+  };
+}
+
 /** The analysis, plus the diagnosis when a position was given. */
 export type AnalyzeResult = Analysis & { diagnosis?: Diagnosis };
 
@@ -286,8 +305,7 @@ export function analyze(bars: readonly Bar[], options: AnalyzeOptions = {}): Res
       side: st.side === "acc" ? "accumulation" : "distribution",
       from: date(st.climaxIndex),
       to: date(st.endIndex ?? t),
-      support: round(st.support),
-      resistance: round(st.resistance),
+      ...closedBands(s, st, st.endIndex ?? t),
       outcome: st.outcome ?? "stale",
     }));
   if (options.position) analysis.diagnosis = diagnosePosition(analysis, options.position);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Analysis } from "../../../worker/contracts/analysis";
-import { indexOnOrAfter, loadRealBars } from "../../support/real-bars";
+import { indexOnOrAfter, loadRealBars, REAL_SYMBOLS } from "../../support/real-bars";
 import { around, barsBetween, read } from "../../support/real-reading";
 
 describe("engine on real markets", () => {
@@ -22,6 +22,25 @@ describe("engine on real markets", () => {
       expect(sc[0]?.reasons.join(" ")).toMatch(/climax cluster|climactic bar/);
     }
   });
+
+  it(
+    "answers in the contract's shape on every real series, at every 60th bar (500-bar windows)",
+    { timeout: 120_000 },
+    () => {
+      // What analyze_stock and the chart route serve for any date: the card validates it with this schema
+      // and draws nothing when it fails (a structure closed before its AR once had no band: null).
+      const bad: string[] = [];
+      for (const symbol of REAL_SYMBOLS) {
+        const all = loadRealBars(symbol);
+        for (let end = 260; end <= all.length; end += 60) {
+          const r = Analysis.safeParse(read(symbol, all.slice(Math.max(0, end - 500), end)));
+          if (!r.success)
+            bad.push(`${symbol} to ${all[end - 1]?.date}: ${r.error.issues.map((i) => i.path.join(".")).join(", ")}`);
+        }
+      }
+      expect(bad.slice(0, 10), `${bad.length} readings out of shape`).toEqual([]);
+    },
+  );
 
   it(
     "flags a move beyond the price limit as a probable corporate action and never reads it as an event",
