@@ -45,6 +45,8 @@ export function AnalysisSummary({
 }) {
   const { t, lang } = useT();
   const source = sourceLine(output, t);
+  // A reading of history (the tool was asked for a past date): its chart and full page end at that date.
+  const end = typeof output === "object" && output !== null && "asOf" in output && output.asOf ? a.asOf : undefined;
   const gradeKey = `healthGrade_${a.health.grade}` as StringKey;
   return (
     <div className="analysis" data-testid="analysis">
@@ -72,13 +74,13 @@ export function AnalysisSummary({
       {source && <p className="muted small">{source}</p>}
       {chart && (
         <>
-          <PriceChart analysis={a} height={260} />
+          <PriceChart analysis={a} height={260} {...(end ? { end } : {})} />
           <p className="chart-link">
             <a
-              href={analysisPath(a.symbol)}
+              href={analysisPath(a.symbol, end)}
               onClick={(e) => {
                 e.preventDefault();
-                navigate(analysisPath(a.symbol));
+                navigate(analysisPath(a.symbol, end));
               }}
             >
               {t("openChart")} →

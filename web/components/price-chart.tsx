@@ -25,11 +25,14 @@ export function PriceChart({
   height,
   bars,
   controls = false,
+  end,
 }: {
   analysis: Analysis;
   height: number;
   bars?: Bar[];
   controls?: boolean;
+  /** The analysis is of history: its bars end at this date (YYYY-MM-DD). */
+  end?: string;
 }) {
   const { t } = useT();
   const desk = useDeskT();
@@ -37,7 +40,7 @@ export function PriceChart({
   const [interval, setInterval] = useState<"daily" | "weekly">("daily");
   const [showMA, setShowMA] = useState(true);
   const [showVolume, setShowVolume] = useState(true);
-  const loaded = useBars(analysis.symbol, chartDays(analysis), bars !== undefined);
+  const loaded = useBars(analysis.symbol, chartDays(analysis), bars !== undefined, end);
   const data = bars ?? loaded.data?.bars ?? null;
   return (
     <div className="chart-frame">

@@ -178,9 +178,10 @@ export const api = {
   cancel: (id: string) => request(`${sessionPath(id)}/cancel`, CancelResult, { method: "POST" }),
   decide: (id: string, approvalId: string, body: ApprovalBody) =>
     request(`${sessionPath(id)}/approvals/${encodeURIComponent(approvalId)}`, Ok, json("POST", body)),
-  marketBars: (symbol: string, days: number, signal?: AbortSignal) =>
+  /** A symbol's bars and analysis; `end` (YYYY-MM-DD): as the market stood at that close. */
+  marketBars: (symbol: string, days: number, signal?: AbortSignal, end?: string) =>
     request(
-      `${barsBase()}/${encodeURIComponent(symbol)}?days=${days}`,
+      `${barsBase()}/${encodeURIComponent(symbol)}?days=${days}${end ? `&end=${encodeURIComponent(end)}` : ""}`,
       MarketBarsResponse,
       signal ? { signal } : undefined,
     ),

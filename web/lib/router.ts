@@ -36,8 +36,14 @@ export function chatPath(sessionId: string): string {
 }
 
 /** The path of a full-size analysis page. */
-export function analysisPath(symbol: string): string {
-  return `/analysis/${encodeURIComponent(symbol)}`;
+export function analysisPath(symbol: string, end?: string): string {
+  return `/analysis/${encodeURIComponent(symbol)}${end ? `?end=${encodeURIComponent(end)}` : ""}`;
+}
+
+/** The `end` date of an analysis page's address (`?end=YYYY-MM-DD`: the market as it stood then), if well formed. */
+export function analysisEnd(search: string): string | undefined {
+  const end = new URLSearchParams(search).get("end");
+  return end && /^\d{4}-\d{2}-\d{2}$/.test(end) ? end : undefined;
 }
 
 const listeners = new Set<() => void>();

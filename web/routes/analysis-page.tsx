@@ -9,7 +9,7 @@ import { PriceChart } from "../components/price-chart";
 import { useBars } from "../hooks/use-bars";
 import { useDeskT } from "../lib/desk-strings";
 import { useT } from "../lib/lang-store";
-import { analysisPath, navigate } from "../lib/router";
+import { analysisEnd, analysisPath, navigate } from "../lib/router";
 
 function SymbolSearch({ initial }: { initial: string }) {
   const { t } = useDeskT();
@@ -45,7 +45,8 @@ export const ANALYSIS_PAGE_DAYS = 250;
 /** The analysis page. */
 export function AnalysisPage({ symbol }: { symbol: string }) {
   const { t } = useT();
-  const { data, error } = useBars(symbol, ANALYSIS_PAGE_DAYS);
+  const end = analysisEnd(location.search);
+  const { data, error } = useBars(symbol, ANALYSIS_PAGE_DAYS, false, end);
   const phone = typeof window !== "undefined" && window.innerWidth < 600;
   return (
     <div className="analysis-page">

@@ -45,10 +45,12 @@ export interface MarketData {
    * The last `days` daily bars (oldest first), adjusted as the provenance says. Live, a cached series
    * fetched within the freshness window is served as is; `fresherThan` (epoch ms) narrows that to
    * series written at or after it (the market sync refetches whatever it did not write itself).
+   * `end` (YYYY-MM-DD): the last `days` bars on or before that date instead (point in time: the
+   * market as it stood at that close); none there → `not_found` naming where the history starts.
    */
   dailyBars(
     input: string,
-    opts: { days: number; kind?: SecurityKind; fresherThan?: number },
+    opts: { days: number; kind?: SecurityKind; fresherThan?: number; end?: string },
   ): Promise<Result<BarsAnswer>>;
   /** Today's (or the latest session's) minute bars. */
   minuteBars(input: string, opts: { interval: MinuteInterval }): Promise<Result<MinuteBarsAnswer>>;

@@ -1,10 +1,11 @@
 /**
  * Market routes: `GET /api/market/search?q=` (universe + providers) and
- * `GET /api/market/bars/:symbol?days=N` (daily bars with provenance plus the engine's analysis, for
- * charts). Bad query values answer 400 naming the field; unknown symbols 404; ambiguous names 400
+ * `GET /api/market/bars/:symbol?days=N[&end=YYYY-MM-DD]` (daily bars with provenance plus the engine's
+ * analysis, for charts; `end`: as the market stood at that close). Bad query values answer 400 naming the field; unknown symbols 404; ambiguous names 400
  * with candidates; providers down with nothing cached 502. Never a 500 for client input.
  */
 import { Hono, type Context } from "hono";
+import { BarDate } from "../contracts/analysis";
 import { SymbolParam } from "../contracts/params";
 import { pathParam, queryParams } from "../http/params";
 import { z } from "zod";
@@ -34,6 +35,10 @@ const BarsQuery = z.object({
     .max(MAX_CHART_DAYS, `days: at most ${MAX_CHART_DAYS}`)
     .default(250),
   kind: z.enum(["stock", "index"], { error: "kind: must be stock or index" }).optional(),
+  end: z
+    .string()
+    .refine((v) => BarDate.safeParse(v).success, "end: must be a date, YYYY-MM-DD")
+    .optional(),
 });
 
 /** Market routes, mounted at /api/market. */
@@ -59,11 +64,15 @@ export async function chartBars(c: Context<AppEnv>, symbolParam: string): Promis
   const market = c.var.deps.market;
   // The analysis reads ANALYSIS_BARS of history (and the benchmark) whatever the chart shows.
   const want = Math.max(q.days, ANALYSIS_BARS);
-  const res = await market.dailyBars(symbol, q.kind ? { days: want, kind: q.kind } : { days: want });
+  const res = await market.dailyBars(symbol, {
+    days: want,
+    ...(q.kind ? { kind: q.kind } : {}),
+    ...(q.end ? { end: q.end } : {}),
+  });
   if (!res.ok) throw toAppError(res.error);
   const { symbol: info, provenance } = res.value;
   const bars = res.value.bars.slice(-q.days);
-  const analysis = await analyzeSymbol(market, info, res.value.bars);
+  const analysis = await analyzeSymbol(market, info, res.value.bars, undefined, q.end !== undefined);
   return analysis.ok
     ? { symbol: info, bars, provenance, analysis: analysis.value }
     : { symbol: info, bars, provenance, analysis: null, analysisNote: analysis.error.message };

@@ -312,6 +312,16 @@ describe("a Wyckoff reading in words", () => {
     expect(en).toContain("Targets: measured move 3300.");
   });
 
+  it("says a reading asked for a past date is of history, read from bars up to it", () => {
+    const zh = describeAnalysis({ ...reading, asOf: "2024-09-19" }, "zh", ALL_PARTS).join("\n");
+    expect(zh).toContain("2024-09-19 收盘时的阶段：吸筹 D 阶段");
+    expect(zh).toContain("这是历史回看：只用 2024-09-19 及之前的日线");
+    const en = describeAnalysis({ ...reading, asOf: "2024-09-19" }, "en", ALL_PARTS).join("\n");
+    expect(en).toContain("phase at the close of 2024-09-19: accumulation phase D");
+    expect(en).toContain("A reading of history: only bars up to 2024-09-19");
+    expect(describeAnalysis(reading, "en", ALL_PARTS).join("\n")).not.toContain("reading of history");
+  });
+
   it("marks a stop the last close is already at or under as hit", () => {
     const broken = {
       ...reading,

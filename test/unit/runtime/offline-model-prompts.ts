@@ -22,7 +22,7 @@ export const TOOL_NAMES = [
   "update_portfolio",
 ];
 export const PROPS: Record<string, Record<string, unknown>> = {
-  analyze_stock: { code: {}, mode: {}, cost: {}, days: {} },
+  analyze_stock: { code: {}, mode: {}, cost: {}, days: {}, asOf: {} },
   portfolio: { mode: {} },
   screen_stocks: { market: {}, board: {}, limit: {} },
   run_backtest: { market: {}, symbol: {}, hold_days: {} },

@@ -5,7 +5,7 @@
  */
 import type { LanguageModelV4Prompt } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
-import { extractSymbol, planCalls } from "../../../worker/runtime/offline/intents";
+import { extractAsOf, extractSymbol, planCalls } from "../../../worker/runtime/offline/intents";
 import { decide } from "../../../worker/runtime/offline-model";
 import { BUILTIN_SKILLS } from "../../../worker/runtime/skills/builtin";
 import { turnContext } from "../../../worker/runtime/prompts/system";
@@ -50,6 +50,26 @@ describe("offline intents reach every tool the question implies", () => {
     expect(calls(decide(options([user("茅台怎么样")])))).toEqual([
       { toolName: "analyze_stock", input: { code: "茅台" } },
     ]);
+  });
+});
+
+describe("history questions read the market as it stood", () => {
+  it("takes the date a question names as analyze_stock's asOf (a day, a month's end, a year's end)", () => {
+    expect(extractAsOf("analyze 600000 as of 2015-06-12")).toBe("2015-06-12");
+    expect(extractAsOf("分析上证指数 2008年10月")).toBe("2008-10-31");
+    expect(extractAsOf("创业板指2015年的顶部是怎么形成的？")).toBe("2015-12-31");
+    expect(extractAsOf("What phase was the S&P 500 in June 2015?")).toBe("2015-06-30");
+    expect(extractAsOf("the 2008 crash on SPX")).toBe("2008-12-31");
+    expect(extractAsOf("分析 600000")).toBeUndefined();
+    expect(extractAsOf("分析 SZ.002015")).toBeUndefined(); // a code is not a year
+    expect(extractAsOf("2015-02-30 on SPX")).toBeUndefined(); // no such day
+    expect(calls(decide(options([user("创业板指2015年的顶部是怎么形成的？")])))).toEqual([
+      { toolName: "analyze_stock", input: { code: "创业板指", asOf: "2015-12-31" } },
+    ]);
+    expect(calls(decide(options([user("How did the S&P 500 top form in 2007?")])))).toEqual([
+      { toolName: "analyze_stock", input: { code: "US.SPX", asOf: "2007-12-31" } },
+    ]);
+    expect(extractSymbol("How is Ping An Bank doing?")).toBe("Ping An Bank");
   });
 });
 

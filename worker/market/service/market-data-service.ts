@@ -88,6 +88,16 @@ export function mergeIncremental(cached: readonly Bar[], fetched: readonly Bar[]
   return [...cached, ...fetched.filter((b) => b.date > last.date)];
 }
 
+/**
+ * Trading days from `end` (YYYY-MM-DD) to `now` (epoch ms), over-counted (every weekday plus a margin):
+ * how many of the latest bars reach back to `end`. 0 when `end` is today or later.
+ */
+export function tradingDaysAfter(end: string, now: number): number {
+  const ms = now - Date.parse(`${end}T00:00:00Z`);
+  if (!(ms > 0)) return 0;
+  return Math.ceil((ms / 86_400_000) * (5 / 7)) + 10;
+}
+
 /** Creates the service. */
 export function createMarketDataService(o: MarketDataServiceOptions): MarketData {
   const freshFor = o.freshForMs ?? 4 * 3600_000;
@@ -206,6 +216,27 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
   const resolve: MarketData["resolve"] = (input, hint) => resolveSymbol(input, hint ?? {}, o);
   const snapshot = createSnapshotReader(o);
 
+  /** The last `opts.days` bars of the series (the port's `dailyBars` without `end`). */
+  const latestBars = async (
+    input: string,
+    opts: Parameters<MarketData["dailyBars"]>[1],
+  ): ReturnType<MarketData["dailyBars"]> => {
+    const r = await resolve(input, opts.kind ? { kind: opts.kind } : {});
+    if (!r.ok) return r;
+    const symbol = r.value.symbol;
+    const days = Math.max(1, Math.floor(opts.days));
+    const cached = await o.cache.getSeries(symbol.id);
+    if (symbol.simulated || o.mode === "offline") {
+      if (!cached || cached.bars.length === 0) return offlineMiss(symbol);
+      return fromCache(symbol, cached, days, symbol.simulated ? {} : { stale: true, notes: [bundleNote(symbol)] });
+    }
+    // Fresh enough: fetched recently and long enough (a series shorter than a full fetch is the whole history).
+    const longEnough = cached && (cached.bars.length >= days || cached.bars.length < FULL_FETCH);
+    const fresh = cached && o.now() - cached.fetchedAt < freshFor && cached.fetchedAt >= (opts.fresherThan ?? 0);
+    if (cached && longEnough && fresh) return fromCache(symbol, cached, days, {});
+    return fetchLive(symbol, days, cached);
+  };
+
   return {
     mode: o.mode,
     resolve,
@@ -251,20 +282,26 @@ export function createMarketDataService(o: MarketDataServiceOptions): MarketData
       });
     },
     async dailyBars(input, opts) {
-      const r = await resolve(input, opts.kind ? { kind: opts.kind } : {});
-      if (!r.ok) return r;
-      const symbol = r.value.symbol;
+      if (opts.end === undefined) return latestBars(input, opts);
+      const end = opts.end;
       const days = Math.max(1, Math.floor(opts.days));
-      const cached = await o.cache.getSeries(symbol.id);
-      if (symbol.simulated || o.mode === "offline") {
-        if (!cached || cached.bars.length === 0) return offlineMiss(symbol);
-        return fromCache(symbol, cached, days, symbol.simulated ? {} : { stale: true, notes: [bundleNote(symbol)] });
+      // Enough of the latest bars to reach back to `end`, then the last `days` of those on or before it.
+      const r = await latestBars(input, { ...opts, days: days + tradingDaysAfter(end, o.now()) });
+      if (!r.ok) return r;
+      const upTo = r.value.bars.filter((b) => b.date <= end);
+      if (upTo.length === 0) {
+        const id = r.value.symbol.id;
+        const from = r.value.bars[0]?.date ?? "?";
+        return err("not_found", `no bars of ${id} on or before ${end}: the history here starts ${from}`, {
+          symbol: id,
+          messages: {
+            zh: `${id} 在 ${end} 及之前没有日线：这里的历史从 ${from} 开始。`,
+            en: `no bars of ${id} on or before ${end}: the history here starts ${from}`,
+          },
+        });
       }
-      // Fresh enough: fetched recently and long enough (a series shorter than a full fetch is the whole history).
-      const longEnough = cached && (cached.bars.length >= days || cached.bars.length < FULL_FETCH);
-      const fresh = cached && o.now() - cached.fetchedAt < freshFor && cached.fetchedAt >= (opts.fresherThan ?? 0);
-      if (cached && longEnough && fresh) return fromCache(symbol, cached, days, {});
-      return fetchLive(symbol, days, cached);
+      const bars = upTo.slice(-days);
+      return ok({ ...r.value, bars, provenance: { ...r.value.provenance, asOf: bars[bars.length - 1]?.date ?? null } });
     },
     async minuteBars(input, { interval }) {
       const r = await resolve(input, {});

@@ -22,14 +22,24 @@ export function describeAnalysis(o: Rec, lang: Lang, parts: ReadonlySet<Analysis
   const lines: string[] = [];
   const symbol = symbolLabel(o);
   const since = typeof phase.since === "string" ? T(lang, `，自 ${md(phase.since)}`, `, since ${md(phase.since)}`) : "";
+  // A reading of history (asOf was asked for): the phase is the one it had then, read from bars up to that date only.
+  const past = typeof o.asOf === "string";
   if (parts.has("structure")) {
     lines.push(
       T(
         lang,
-        `**${symbol}** 当前阶段：${md(phaseWords(phase.name, lang))}（${md(phase.name)}${since}），数据截至 ${md(a.asOf)}。`,
-        `**${symbol}** phase: ${md(phaseWords(phase.name, lang))} (${md(phase.name)}${since}), data as of ${md(a.asOf)}.`,
+        `**${symbol}** ${past ? `${md(a.asOf)} 收盘时的阶段` : "当前阶段"}：${md(phaseWords(phase.name, lang))}（${md(phase.name)}${since}），数据截至 ${md(a.asOf)}。`,
+        `**${symbol}** phase${past ? ` at the close of ${md(a.asOf)}` : ""}: ${md(phaseWords(phase.name, lang))} (${md(phase.name)}${since}), data as of ${md(a.asOf)}.`,
       ),
     );
+    if (past)
+      lines.push(
+        T(
+          lang,
+          `这是历史回看：只用 ${md(a.asOf)} 及之前的日线，是当时能读出的结构，不含之后的走势。`,
+          `A reading of history: only bars up to ${md(a.asOf)}, the structure as it could be read then, nothing after it.`,
+        ),
+      );
     const tr = isRecord(a.tradingRange) ? a.tradingRange : undefined;
     lines.push(
       tr

@@ -67,11 +67,45 @@ export function extractSymbol(text: string): string | undefined {
   );
   if (named?.[1]) return named[1];
   const how = text.match(
-    /([\u3400-\u9fff]{2,8}?)(?:现在|最近|目前)?(?:怎么样|如何|走势|能买吗|还能拿吗|(?:处于|在)?(?:什么|哪个|哪一个?)(?:威科夫)?阶段|的威科夫)/,
+    /([\u3400-\u9fff]{2,8}?)(?:\d{4}年(?:\d{1,2}月)?(?:\d{1,2}日)?)?(?:现在|最近|目前|的)?(?:怎么样|如何|走势|能买吗|还能拿吗|(?:处于|在)?(?:什么|哪个|哪一个?)(?:威科夫)?阶段|的威科夫|顶部|底部|见顶|见底|筑底)/,
   );
   if (how?.[1]) return how[1];
   const en = text.match(/\b(?:analy[sz]e|search(?: for)?|find|look up)\s+(?:the\s+)?([A-Za-z][A-Za-z .&-]{1,30})/i);
-  return en?.[1]?.trim();
+  if (en?.[1]) return en[1].trim();
+  const howEn = text.match(
+    /\b[Hh]ow(?:'s| is| are| was| did)\s+(?:the\s+)?([A-Z][A-Za-z.&-]*(?:\s+[A-Z][A-Za-z.&-]*){0,3})\s+(?:doing|looking|now|today|top|bottom|form|in\b)/,
+  );
+  return howEn?.[1]?.trim();
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/** YYYY-MM-DD of year y, month m (1-based), day d, or the month's last day without d. */
+function ymd(y: number, m: number, d?: number): string | undefined {
+  if (!(m >= 1 && m <= 12) || y < 1990 || y > 2100) return undefined;
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const day = d ?? last;
+  if (!(day >= 1 && day <= last)) return undefined;
+  return `${y}-${String(m).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+/**
+ * The past date a history question asks about (analyze_stock's asOf): a full date, a month (its last
+ * day) or a year (31 December) — "2015-06-12", "2015年6月", "2015年的顶部", "in June 2015", "the 2008
+ * crash". None when the text names no year.
+ */
+export function extractAsOf(text: string): string | undefined {
+  const iso = text.match(/(?<!\d)((?:19|20)\d\d)[-/.](\d{1,2})(?:[-/.](\d{1,2}))?(?!\d)/);
+  if (iso?.[1] && iso[2]) return ymd(Number(iso[1]), Number(iso[2]), iso[3] ? Number(iso[3]) : undefined);
+  const zh = text.match(/((?:19|20)\d\d)\s*年(?:\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号])?)?/);
+  if (zh?.[1]) return ymd(Number(zh[1]), zh[2] ? Number(zh[2]) : 12, zh[3] ? Number(zh[3]) : undefined);
+  const en = text.match(
+    /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:(\d{1,2}),?\s+)?((?:19|20)\d\d)\b/i,
+  );
+  if (en?.[1] && en[3])
+    return ymd(Number(en[3]), MONTHS.indexOf(en[1].toLowerCase()) + 1, en[2] ? Number(en[2]) : undefined);
+  const year = text.match(/(?<![\d.])((?:19|20)\d\d)(?![\d.])/);
+  return year?.[1] ? ymd(Number(year[1]), 12) : undefined;
 }
 
 /** All stock codes a text names (6-digit codes, qualified ids, tickers), for reports. */
@@ -225,9 +259,11 @@ export function planCalls(text: string, tools: readonly VisibleTool[]): { calls:
   if (
     calls.length === 0 &&
     symbol &&
-    /分析|诊断|走势|威科夫|阶段|怎么样|如何|analy[sz]e|wyckoff|phase|chart|看看|how is|how's/i.test(text)
+    /分析|诊断|走势|威科夫|阶段|怎么样|如何|顶部|底部|见顶|见底|筑底|analy[sz]e|wyckoff|phase|chart|看看|how is|how's|how did|\btop\b|\bbottom\b/i.test(
+      text,
+    )
   ) {
-    want("analyze", "analyze_stock", { symbol, market: marketOf(text) });
+    want("analyze", "analyze_stock", { symbol, market: marketOf(text), asOf: extractAsOf(text) });
   }
   return { calls, missing };
 }

@@ -37,7 +37,7 @@ function stats(bars: readonly Bar[]) {
 /** Analyzes one symbol through the MarketData port and the engine. */
 export const analyzeStockHandler: ToolHandler<typeof analyzeStockSpec> = async (input, deps) => {
   const days = input.mode === "price" ? input.days + 1 : ANALYSIS_BARS;
-  const r = await deps.market.dailyBars(input.code, { days });
+  const r = await deps.market.dailyBars(input.code, input.asOf ? { days, end: input.asOf } : { days });
   if (!r.ok) return r;
   const { symbol, bars, provenance } = r.value;
   const last = bars[bars.length - 1];
@@ -47,13 +47,20 @@ export const analyzeStockHandler: ToolHandler<typeof analyzeStockSpec> = async (
     symbol: brief(symbol),
     latestClose: last.close,
     latestDate: last.date,
+    ...(input.asOf ? { asOf: input.asOf } : {}),
     source: provenance,
   };
   if (input.mode === "price") {
     const window = bars.slice(-input.days);
     return ok({ ...base, data: priceRows(window, bars[bars.length - window.length - 1]) });
   }
-  const result = await analyzeSymbol(deps.market, symbol, bars, input.cost > 0 ? { cost: input.cost } : undefined);
+  const result = await analyzeSymbol(
+    deps.market,
+    symbol,
+    bars,
+    input.cost > 0 ? { cost: input.cost } : undefined,
+    input.asOf !== undefined,
+  );
   if (!result.ok) return ok({ ...base, analysis: null, analysisNote: result.error.message, stats: stats(bars) });
   const { diagnosis, ...analysis } = result.value;
   return ok({

@@ -21,11 +21,23 @@ export function benchmarkId(s: SymbolInfo): string | null {
   return "US.SPX";
 }
 
-/** The benchmark's bars up to `asOf` (undefined when it has none). */
-export async function benchmarkBars(market: MarketData, s: SymbolInfo, asOf: string): Promise<Bar[] | undefined> {
+/**
+ * The benchmark's bars up to `asOf` (undefined when it has none). `pointInTime`: `asOf` may be long
+ * past (a reading of history), so the bars are asked for up to it rather than the latest ones.
+ */
+export async function benchmarkBars(
+  market: MarketData,
+  s: SymbolInfo,
+  asOf: string,
+  pointInTime = false,
+): Promise<Bar[] | undefined> {
   const id = benchmarkId(s);
   if (!id) return undefined;
-  const r = await market.dailyBars(id, { days: ANALYSIS_BARS + 60, kind: "index" });
+  const r = await market.dailyBars(id, {
+    days: ANALYSIS_BARS + 60,
+    kind: "index",
+    ...(pointInTime ? { end: asOf } : {}),
+  });
   if (!r.ok) return undefined;
   const upTo = r.value.bars.filter((b) => b.date <= asOf);
   return upTo.length > 0 ? upTo.slice(-ANALYSIS_BARS) : undefined;
@@ -38,17 +50,19 @@ export function engineOptionsOf(s: SymbolInfo): Pick<AnalyzeOptions, "symbol" | 
 
 /**
  * Analyzes `bars` (ascending; only the last ANALYSIS_BARS are read) of `symbol` with its benchmark;
- * `position` adds the position diagnosis, which never changes the health.
+ * `position` adds the position diagnosis, which never changes the health; `pointInTime` says the bars
+ * end at a past date (the benchmark is read up to it).
  */
 export async function analyzeSymbol(
   market: MarketData,
   symbol: SymbolInfo,
   bars: readonly Bar[],
   position?: AnalyzeOptions["position"],
+  pointInTime = false,
 ): Promise<ReturnType<typeof analyze>> {
   const window = bars.slice(-ANALYSIS_BARS);
   const asOf = window[window.length - 1]?.date ?? "";
-  const benchmark = await benchmarkBars(market, symbol, asOf);
+  const benchmark = await benchmarkBars(market, symbol, asOf, pointInTime);
   return analyze(window, {
     ...engineOptionsOf(symbol),
     ...(benchmark ? { benchmark } : {}),

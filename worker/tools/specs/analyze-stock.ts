@@ -1,6 +1,6 @@
 /** `analyze_stock`: Wyckoff diagnosis of one symbol, or its recent prices. */
 import { z } from "zod";
-import { Analysis } from "../../contracts/analysis";
+import { Analysis, BarDate } from "../../contracts/analysis";
 import { defineToolSpec } from "./define";
 import { CodeInput, MarketSource, SymbolBrief } from "./market-source";
 
@@ -26,12 +26,17 @@ export const analyzeStockSpec = defineToolSpec({
     mode: z.enum(["diagnose", "price"]).default("diagnose"),
     cost: z.number().nonnegative().default(0).describe("cost per share of a held position; 0 = none"),
     days: z.number().int().min(1).max(250).default(30).describe("price mode: bars to return"),
+    asOf: BarDate.optional().describe(
+      "read the market as it stood at the close of this date (YYYY-MM-DD), for history questions: only bars up to it are used (point in time); omit for the latest",
+    ),
   }),
   output: z.object({
     mode: z.enum(["diagnose", "price"]),
     symbol: SymbolBrief,
     latestClose: z.number(),
     latestDate: z.string(),
+    /** The date asked for (input asOf): the reading is of history, as of `latestDate` (its last bar on or before it). */
+    asOf: z.string().optional(),
     /** price mode */
     data: z.array(PriceRow).optional(),
     /** diagnose mode */
