@@ -80,6 +80,25 @@ describe("bar chunks", () => {
     );
   });
 
+  it("v2 deltas past 2^31 and 2^35 come back with their sign, rising and falling", () => {
+    const volumes = [2 ** 45, 3, 2 ** 33 + 1, 1, 2 ** 31, 2 ** 31 - 1, 0, 2 ** 36 + 7, 2 ** 30, 2 ** 50 - 1, 5];
+    const days = weekdays(volumes.length, "2024-03-04");
+    const series: Bar[] = volumes.map((v, i) => ({
+      date: days[i] ?? "",
+      open: 1,
+      high: 1,
+      low: 1,
+      close: 1,
+      volume: v,
+      amount: v * 3 + 0.5,
+    }));
+    const [chunk] = encodeBarChunks(series);
+    expect(chunk?.bars.startsWith("@2|")).toBe(true);
+    same(decodeBarChunk(chunk?.bars ?? ""), series);
+    const c = decodeBarColumns([chunk?.bars ?? ""], 4);
+    expect([...c.volume]).toEqual(volumes.slice(-4));
+  });
+
   it("rows written as v1 JSON still read, alone and mixed with v2 chunks in one series", () => {
     const series = bars(rng, weekdays(500, "2024-03-01"), true, "some");
     const v1 = encodeBarChunksV1(series).map((c) => c.bars);
