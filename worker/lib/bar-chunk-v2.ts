@@ -117,8 +117,13 @@ function readDeltas(
         shift += 5;
       } while (dg >= 32);
     }
-    const z = lo + hi;
-    prev += !signed ? z : (lo & 1) === 0 ? z / 2 : -(z + 1) / 2;
+    if (!signed) prev += lo + hi;
+    else {
+      // Zig-zag without a branch on the sign (it is a coin toss from value to value): z/2 when even,
+      // -(z+1)/2 when odd; every step exact in doubles.
+      const odd = lo & 1;
+      prev += (lo + hi + odd) * 0.5 * (1 - 2 * odd);
+    }
     if (i >= skip) out[at + i - skip] = f === 1 ? prev : prev / f;
   }
   lastRead = f === 1 ? prev : prev / f;
