@@ -2,7 +2,7 @@
  * Background-work benchmarks (Node, one process, CPU time):
  *
  * - the backtest replay (`replayBacktest`) over 5,300 symbols for one and three years of days, as it
- *   ships: worker/engine/backtest/replay.ts bundled by esbuild into one module (bench/support/bundle.ts)
+ *   ships: worker/engine/backtest/replay.ts bundled by esbuild into one module (`?shipped`, bench/shipped-plugin.ts)
  *   and run in this process (`backtest_*y_cpu_ms`, the goal's figures); then the same input through
  *   vitest's module runner (`backtest_*y_module_runner_cpu_ms`, and the ratio), both results' JSON
  *   checked equal by sha-256. Timed: process CPU of the one call; the input is built before the clock.
@@ -18,9 +18,11 @@ import { replayBacktest } from "../worker/engine/backtest/replay";
 import { resolveParams } from "../worker/engine/params";
 import type { BarColumns } from "../worker/engine/series";
 import { walk, weekdays } from "./support/market-universe";
-import { bundled } from "./support/bundle";
 import { growth, record } from "./support/record";
 import { createRng } from "../worker/engine/sim/rng";
+
+/** The replay as `wrangler deploy` ships it: one esbuild bundle (`?shipped`, bench/shipped-plugin.ts). */
+const REPLAY_SHIPPED: string = "../worker/engine/backtest/replay.ts?shipped";
 
 function cpuMs(start: NodeJS.CpuUsage): number {
   const u = process.cpuUsage(start);
@@ -33,7 +35,7 @@ describe("background benchmarks", () => {
   const figures: number[] = [];
   for (const years of [1, 3])
     it(`backtest replay over 5,300 symbols: ${years} year${years > 1 ? "s" : ""}`, async () => {
-      const shipped = await bundled<{ replayBacktest: typeof replayBacktest }>("worker/engine/backtest/replay.ts");
+      const shipped = (await import(/* @vite-ignore */ REPLAY_SHIPPED)) as { replayBacktest: typeof replayBacktest };
       // 320 bars of history before the replayed days; columns, not bar objects (as the cache reads them).
       const cal = weekdays(320 + 250 * years);
       const rng = createRng(20261129);

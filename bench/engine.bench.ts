@@ -17,7 +17,6 @@ import { createRng, gauss, type Rng, uniform } from "../worker/engine/sim/rng";
 import { generateSchematic } from "../worker/engine/sim/schematics";
 import { confirmTrigger, triggersAt } from "../worker/engine/triggers";
 import { indexOnOrAfter, loadRealBars } from "../test/support/real-bars";
-import { bundled } from "./support/bundle";
 import { record, timing } from "./support/record";
 
 function dates(n: number): string[] {
@@ -45,9 +44,12 @@ function walk(rng: Rng, days: readonly string[]): Bar[] {
   });
 }
 
-/** analyze() from one esbuild bundle of worker/engine/analyze.ts (bench/support/bundle.ts). */
+/** worker/engine/analyze.ts as `wrangler deploy` ships it: one esbuild bundle (`?shipped`, bench/shipped-plugin.ts). */
+const ANALYZE_SHIPPED: string = "../worker/engine/analyze.ts?shipped";
+
+/** analyze() from the bundle. */
 async function bundledAnalyze(): Promise<typeof analyze> {
-  return (await bundled<{ analyze: typeof analyze }>("worker/engine/analyze.ts")).analyze;
+  return ((await import(/* @vite-ignore */ ANALYZE_SHIPPED)) as { analyze: typeof analyze }).analyze;
 }
 
 /** analyze() calls before the timed ones (until V8's tier-up has settled), and the timed calls. */

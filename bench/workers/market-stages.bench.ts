@@ -3,8 +3,11 @@
  * symbols × 320 bars), stage by stage, wall and workerd process CPU (bench/support/process-cpu.ts):
  * the per-batch freshness read (`servingFor`), the snapshot decode (`columnsMany`), the map phase
  * (`screenFeatures` over the decoded columns, no D1), the reduce (`reduceFunnel`), and the whole
- * funnel as market.bench.ts times it — each with and without the bench's 5,300 × 320 bar objects
- * alive in the isolate (ballast the funnel itself never holds).
+ * funnel as market.bench.ts times it (`funnel_snapshot_warm`); and the funnel from the chunks alone
+ * (`funnel_d1`, no snapshot wired) split the same way: the chunk read (`d1_read`), the chunk decode
+ * over texts read before (`d1_decode`), both as `getColumnsMany` (`d1_columns`), the whole funnel —
+ * each with and without the bench's 5,300 × 320 bar objects alive in the isolate (ballast the funnel
+ * itself never holds).
  */
 import { env } from "cloudflare:test";
 import { expect, it } from "vitest";
@@ -18,7 +21,7 @@ import { shipped } from "./shipped-bundle";
 const SIZES = [200, 1000, 5300] as const;
 const BARS = 320;
 const bindings = env as typeof env & { BENCH_COLLECTOR_URL: string };
-const { screenFeatures, reduceFunnel, createDb, D1MarketCache, MarketSnapshots } = shipped;
+const { screenFeatures, reduceFunnel, createDb, D1MarketCache, MarketSnapshots, decodeBarColumnsMany } = shipped;
 const UNIVERSE: Universe = { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: null, simulated: false };
 
 /** What each stage's span holds. */
@@ -28,6 +31,12 @@ const STAGES: Record<string, string> = {
   decode: "per batch of 100 columnsMany from the parsed snapshot (320 bars, typed-array columns)",
   decode_map: "per batch of 100 screenFeatures over columnsMany from the parsed snapshot (no D1)",
   reduce: "reduceFunnel over the map phase's features (RPS, L2–L5, sectors, allocation)",
+  d1_read:
+    "per batch of 100 the chunk read D1MarketCache makes without a snapshot (series rows joined with their yearly chunks, rows as arrays), no decode",
+  d1_decode: "per batch of 100 decodeBarColumnsMany over the batch's chunk texts, read before the span (no D1)",
+  d1_columns: "per batch of 100 getColumnsMany of D1MarketCache without a snapshot (the chunk read + decode)",
+  funnel_d1:
+    "the whole funnel as funnel_d1: per batch of 100 screenFeatures through D1MarketCache without a snapshot (chunk read + decode + map), then reduceFunnel",
   funnel:
     "the whole funnel as funnel_snapshot_warm: per batch of 100 screenFeatures through D1MarketCache (freshness read + decode + map), then reduceFunnel",
 };
@@ -81,6 +90,30 @@ it(`the funnel's stages at ${SIZES.join(" / ")} symbols`, async () => {
     if (!snap) throw new Error("no snapshot");
     const batches: (typeof symbols)[] = [];
     for (let i = 0; i < n; i += 100) batches.push(symbols.slice(i, i + 100));
+    const chunkStore = new D1MarketCache(createDb(env.DB));
+    const readChunks = async (ids: readonly string[]) =>
+      (
+        await env.DB.prepare(
+          `SELECT s.symbol_id, s.adjust, s.origin, s.fetched_at, s.simulated, c.bars
+           FROM json_each(?1) AS k
+           JOIN market_series s ON s.symbol_id = k.value
+           LEFT JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id
+           ORDER BY s.symbol_id, c.year`,
+        )
+          .bind(JSON.stringify(ids))
+          .raw<[string, string, string, number, number, string | null]>()
+      ).length;
+    const texts: string[][][] = [];
+    for (const b of batches) {
+      const rows = await env.DB.prepare(
+        `SELECT c.symbol_id, c.bars FROM json_each(?1) AS k JOIN market_bar_chunks c ON c.symbol_id = k.value ORDER BY c.symbol_id, c.year`,
+      )
+        .bind(JSON.stringify(b.map((s) => s.id)))
+        .raw<[string, string]>();
+      const bySymbol = new Map<string, string[]>();
+      for (const [id, t] of rows) bySymbol.set(id, [...(bySymbol.get(id) ?? []), t]);
+      texts.push([...bySymbol.values()]);
+    }
     const inMemory = { getColumnsMany: async (ids: readonly string[], last?: number) => snap.columnsMany(ids, last) };
     let features: SymbolFeatures[] = [];
     const reads: number[] = [];
@@ -94,6 +127,44 @@ it(`the funnel's stages at ${SIZES.join(" / ")} symbols`, async () => {
             await snapshots.servingFor(b.map((s) => s.id));
             reads.push(performance.now() - t0);
           }
+        },
+      ],
+      [
+        "d1_read",
+        async () => {
+          let k = 0;
+          for (const b of batches) k += await readChunks(b.map((s) => s.id));
+          expect(k).toBeGreaterThanOrEqual(n);
+        },
+      ],
+      [
+        "d1_decode",
+        async () => {
+          let k = 0;
+          for (const t of texts) k += decodeBarColumnsMany(t, BARS).length;
+          expect(k).toBe(n);
+        },
+      ],
+      [
+        "d1_columns",
+        async () => {
+          let k = 0;
+          for (const b of batches)
+            k += (
+              await chunkStore.getColumnsMany(
+                b.map((s) => s.id),
+                BARS,
+              )
+            ).length;
+          expect(k).toBe(n);
+        },
+      ],
+      [
+        "funnel_d1",
+        async () => {
+          const fs: SymbolFeatures[] = [];
+          for (const b of batches) fs.push(...(await screenFeatures(chunkStore, b, UNIVERSE, index)));
+          expect(reduceFunnel(fs, { limit: 12, index }).summary.total_scanned).toBe(n);
         },
       ],
       [

@@ -4,6 +4,7 @@
  */
 export { screenFeatures } from "../../worker/background/screen-features";
 export { reduceFunnel } from "../../worker/engine/screen/reduce-funnel";
+export { decodeBarColumnsMany } from "../../worker/lib/bar-chunks";
 export { createDb } from "../../worker/storage/db";
 export { D1MarketCache } from "../../worker/storage/market-cache-repo";
 export { forgetLoadedSnapshots, MarketSnapshots } from "../../worker/storage/market-snapshot-repo";

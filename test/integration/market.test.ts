@@ -12,6 +12,10 @@ import { analyzeStockHandler } from "../../worker/tools/handlers/analyze-stock";
 import { portfolioHandler } from "../../worker/tools/handlers/portfolio";
 import { analyzeStockSpec } from "../../worker/tools/specs/analyze-stock";
 import { portfolioSpec } from "../../worker/tools/specs/portfolio";
+import { weekdays } from "../../bench/support/market-universe";
+import type { Bar } from "../../worker/contracts/analysis";
+import { createDb } from "../../worker/storage/db";
+import { D1MarketCache } from "../../worker/storage/market-cache-repo";
 import { testEnv } from "./test-env";
 import { cache, call, errorOf, seedBundle, upstream } from "./market-helpers";
 beforeAll(seedBundle, 120_000); // a hang cap for loading ~310 series on a busy machine, not a timing budget
@@ -288,7 +292,59 @@ describe("whole-market read from the store", () => {
       await set(row?.bars ?? "");
     }
   });
+  it("getColumnsMany with lastBars reads the newest years' chunks, older ones only for a series they leave short", async () => {
+    /** Chunk rows each statement reading market_bar_chunks returned. */
+    const chunkRows: number[] = [];
+    const real = testEnv.DB;
+    const spied = {
+      prepare: (sql: string) => {
+        const wrap = (stmt: D1PreparedStatement): D1PreparedStatement =>
+          ({
+            bind: (...values: unknown[]) => wrap(stmt.bind(...values)),
+            raw: async () => {
+              const rows = await stmt.raw<unknown[]>();
+              if (sql.includes("market_bar_chunks")) chunkRows.push(rows.length);
+              return rows;
+            },
+          }) as unknown as D1PreparedStatement;
+        return wrap(real.prepare(sql));
+      },
+    } as unknown as D1Database;
+    const store = new D1MarketCache(createDb(spied));
+    const walk = (dates: readonly string[], seed: number): Bar[] =>
+      dates.map((date, i) => {
+        const c = 10 + seed + Math.sin(i / 7 + seed) * 2 + i / 100;
+        return { date, open: c - 0.05, high: c + 0.1, low: c - 0.1, close: c, volume: 1000 + ((i * 37 + seed) % 500) };
+      });
+    const days = weekdays(1600, "2019-01-02"); // 2019 to 2025-02
+    const series: Record<string, Bar[]> = {
+      "TAIL.LONG": walk(days, 1),
+      // Suspended from mid-2020 to the last 40 days: the newest years hold fewer than 320 bars.
+      "TAIL.SUSPENDED": walk([...days.slice(0, 380), ...days.slice(-40)], 2),
+      "TAIL.NEW": walk(days.slice(-150), 3),
+    };
+    const ids = Object.keys(series);
+    for (const [symbolId, bars] of Object.entries(series))
+      await cache.putSeries({ symbolId, bars, adjust: "qfq", origin: "eastmoney", fetchedAt: 1, simulated: false });
+    const whole = new Map((await cache.getSeriesMany(ids)).map((s) => [s.symbolId, s.bars]));
+    for (const k of [1, 40, 320, 700, 5000]) {
+      chunkRows.length = 0;
+      const got = await store.getColumnsMany([...ids, "TAIL.LONG", "TAIL.MISSING"], k);
+      expect(got.map((s) => s.symbolId)).toEqual(ids.toSorted());
+      for (const { symbolId, columns: c } of got) {
+        const want = (whole.get(symbolId) ?? []).slice(-k);
+        expect(c.date, `${symbolId} ${k}`).toEqual(want.map((b) => b.date));
+        expect([...c.close], `${symbolId} ${k}`).toEqual(want.map((b) => b.close));
+        expect([...c.volume], `${symbolId} ${k}`).toEqual(want.map((b) => b.volume));
+      }
+      if (k === 320)
+        // LONG: 2023–2025 of its 7 chunks; SUSPENDED: 2024–2025 (none in 2023), then 2019–2020 in the
+        // second statement; NEW: its 2 chunks.
+        expect(chunkRows).toEqual([3 + 2 + 2, 2]);
+    }
+  });
 });
+
 describe("market tools through the runtime (scripted model, offline bundle)", () => {
   it("calls each market tool in one round and gets real results from the bundle", async () => {
     const { newSession, script, sendAndRead, chunksOf, modelRequests } = await import("./turn-helpers");

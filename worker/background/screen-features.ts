@@ -54,6 +54,7 @@ function skipped(meta: SymbolMeta, reason: string): SymbolFeatures {
 }
 
 function sameDates(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true; // the chunk decoder shares one date list per calendar
   if (a.length !== b.length) return false;
   for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
   return true;

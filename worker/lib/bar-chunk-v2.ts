@@ -100,18 +100,30 @@ function readDeltas(
       if (i >= skip) out[at + i - skip] = Number.NaN;
       continue;
     }
-    let z = 0;
-    let mul = 1;
     let dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
-    while (dg >= 32) {
-      z += (dg - 32) * mul;
-      mul *= 32;
-      c = text.charCodeAt(pos++);
-      dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
-    }
     if (dg < 0) return -1;
-    z += dg * mul;
-    prev += !signed ? z : z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+    // Six digits (30 bits) add up in int32 (`lo`), any further ones in a double (`hi`); the zig-zag
+    // sign is the parity of the lowest bits (no float modulo of a value past 2^31).
+    let lo = dg & 31;
+    let hi = 0;
+    if (dg >= 32) {
+      let shift = 5;
+      do {
+        c = text.charCodeAt(pos++);
+        dg = c < 128 ? (DIGIT[c] ?? -1) : -1;
+        if (dg < 0) return -1;
+        if (shift < 30) lo |= (dg & 31) << shift;
+        else hi += (dg & 31) * 2 ** shift;
+        shift += 5;
+      } while (dg >= 32);
+    }
+    if (!signed) prev += lo + hi;
+    else {
+      // Zig-zag without a branch on the sign (it is a coin toss from value to value): z/2 when even,
+      // -(z+1)/2 when odd; every step exact in doubles.
+      const odd = lo & 1;
+      prev += (lo + hi + odd) * 0.5 * (1 - 2 * odd);
+    }
     if (i >= skip) out[at + i - skip] = f === 1 ? prev : prev / f;
   }
   lastRead = f === 1 ? prev : prev / f;

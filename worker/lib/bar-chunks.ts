@@ -120,14 +120,29 @@ export function decodeBarColumnsMany(
   for (const p of plans) total += p.n;
   const buf = new Float64Array(6 * total);
   let off = 0;
+  // Series of one market mostly share their trading days: dates are decoded into a scratch list and
+  // a series whose dates equal the previous one's gets that one's array (read-only) — one date list
+  // per calendar, not per series.
+  let maxN = 0;
+  for (const p of plans) maxN = Math.max(maxN, p.n);
+  const scratch = new Array<string>(maxN).fill("");
+  let prev: readonly string[] = [];
   return plans.map((p, i) => {
-    const cols =
-      fill(p.parts, p.n, buf.subarray(6 * off, 6 * (off + p.n))) ??
-      // A chunk whose header read but whose body is corrupt: the series again, each chunk checked first.
-      strictTail(series[i] ?? [], lastBars);
+    const cols = fill(p.parts, p.n, buf.subarray(6 * off, 6 * (off + p.n)), scratch);
     off += p.n;
+    // A chunk whose header read but whose body is corrupt: the series again, each chunk checked first.
+    if (!cols) return strictTail(series[i] ?? [], lastBars);
+    if (!sameDates(scratch, p.n, prev)) prev = scratch.slice(0, p.n);
+    cols.date = prev;
     return cols;
   });
+}
+
+/** Whether the first `n` of `dates` are `prev`. */
+function sameDates(dates: readonly string[], n: number, prev: readonly string[]): boolean {
+  if (prev.length !== n) return false;
+  for (let i = n - 1; i >= 0; i--) if (dates[i] !== prev[i]) return false;
+  return true;
 }
 
 /** A chunk to read: a v2 chunk by its checked header (decoded in place), or a decoded v1 chunk. */
@@ -173,10 +188,13 @@ function copyTail(dst: Float64Array, to: number, src: ArrayLike<number>, from: n
   else for (let j = 0; j < count; j++) dst[to + j] = src[from + j] ?? 0;
 }
 
-/** Fills columns of `n` bars from the parts (newest first); null when a v2 body turns out corrupt. */
-function fill(parts: readonly Part[], n: number, buf: Float64Array): BarColumns | null {
+/**
+ * Fills columns of `n` bars from the parts (newest first); null when a v2 body turns out corrupt.
+ * The dates go into `dates` when given (its first `n` slots; the result's `date` is then that list).
+ */
+function fill(parts: readonly Part[], n: number, buf: Float64Array, dates?: string[]): BarColumns | null {
   const out: BarColumns = {
-    date: new Array<string>(n),
+    date: dates ?? new Array<string>(n),
     open: buf.subarray(0, n),
     high: buf.subarray(n, 2 * n),
     low: buf.subarray(2 * n, 3 * n),

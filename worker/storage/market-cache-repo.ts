@@ -2,7 +2,8 @@
  * D1MarketCache: the symbol universe and cached daily series in D1 (tables market_symbols,
  * market_series, market_bar_chunks). Series are written whole (meta + yearly chunks in one batch)
  * and read back joined by year — a series' meta and its chunks in one statement (500 ids per
- * statement, a universe read one statement per market), rows as arrays — and the chunks decoded by
+ * statement, a universe read one statement per market), rows as arrays; a read of the last bars
+ * moves only the newest years' chunks — and the chunks decoded by
  * lib/bar-chunks.ts (v2, or v1 JSON rows written before). With the market snapshots wired in,
  * whole-market reads (`getColumnsMany`, `seriesOfMarket`) take a market's snapshot instead
  * (storage/market-snapshot-repo.ts: one object, typed-array columns) and the chunks for whatever it
@@ -48,20 +49,32 @@ const META_COLUMNS = "s.symbol_id, s.adjust, s.origin, s.fetched_at, s.simulated
 /** A row of a series-and-chunks read: the series' columns, then one chunk (null when it has none). */
 type SeriesChunkRow = [string, SeriesRow["adjust"], SeriesRow["origin"], number, number, string | null];
 
-/** Groups rows ordered by symbol (then year) into one call per series. */
-function groupRows(rows: readonly SeriesChunkRow[], each: (meta: SeriesMeta, chunks: string[]) => void): void {
+/** A series-and-chunks row with a trailing flag: 1 when the series has chunks older than those read. */
+type TailChunkRow = [...SeriesChunkRow, number];
+
+/** Groups rows ordered by symbol (then year) into one call per series (with the series' first row). */
+function groupRows<R extends SeriesChunkRow | TailChunkRow>(
+  rows: readonly R[],
+  each: (meta: SeriesMeta, chunks: string[], first: R) => void,
+): void {
   let i = 0;
   while (i < rows.length) {
-    const first = rows[i] as SeriesChunkRow;
+    const first = rows[i] as R;
     const [symbolId, adjust, origin, fetchedAt, simulated] = first;
     const chunks: string[] = [];
-    for (; i < rows.length && (rows[i] as SeriesChunkRow)[0] === symbolId; i++) {
-      const bars = (rows[i] as SeriesChunkRow)[5];
+    for (; i < rows.length && (rows[i] as R)[0] === symbolId; i++) {
+      const bars = (rows[i] as R)[5];
       if (bars !== null) chunks.push(bars);
     }
-    each({ symbolId, adjust, origin, fetchedAt, simulated: simulated === 1 }, chunks);
+    each({ symbolId, adjust, origin, fetchedAt, simulated: simulated === 1 }, chunks, first);
   }
 }
+
+/**
+ * Fewest bars a whole calendar year of a listed series holds (A-shares ≈ 242 trading days, US ≈
+ * 252; a long suspension holds fewer, and its series then reads its older chunks too).
+ */
+const BARS_PER_YEAR = 240;
 
 function toSeries(meta: SeriesMeta, chunks: string[], lastBars?: number): CachedSeries {
   return {
@@ -254,6 +267,8 @@ export class D1MarketCache implements MarketCache {
   }
 
   async #chunkColumnsMany(symbolIds: readonly string[], lastBars?: number): Promise<CachedColumns[]> {
+    if (lastBars !== undefined && lastBars > 0 && Number.isFinite(lastBars))
+      return this.#tailColumnsMany(symbolIds, lastBars);
     const ids: string[] = [];
     const texts: string[][] = [];
     await this.#chunksOf(symbolIds, (meta, chunks) => {
@@ -262,6 +277,74 @@ export class D1MarketCache implements MarketCache {
     });
     // One buffer for every series' columns: a screening batch allocates once, not per symbol.
     return decodeBarColumnsMany(texts, lastBars).map((columns, i) => ({ symbolId: ids[i] ?? "", columns }));
+  }
+
+  /**
+   * The last `lastBars` bars of each series from its newest chunks: one statement per 500 ids reads
+   * the chunks from `ceil(lastBars / BARS_PER_YEAR)` years before the year of the series' last bar
+   * on (a whole history is not moved to decode its tail), and only the series those hold fewer than
+   * `lastBars` bars of while older chunks exist read the older ones in a second statement. Equal to
+   * decoding every chunk's tail.
+   */
+  async #tailColumnsMany(symbolIds: readonly string[], lastBars: number): Promise<CachedColumns[]> {
+    const yearsBack = Math.ceil(lastBars / BARS_PER_YEAR);
+    const unique = [...new Set(symbolIds)];
+    const out: CachedColumns[] = [];
+    for (let i = 0; i < unique.length; i += IDS_PER_READ) {
+      const ids: string[] = [];
+      const texts: string[][] = [];
+      const older: boolean[] = [];
+      const rows = await this.#d1
+        .prepare(
+          `SELECT ${META_COLUMNS}, c.bars,
+             CAST(substr(s.first_date, 1, 4) AS INTEGER) < CAST(substr(s.last_date, 1, 4) AS INTEGER) - ?2
+           FROM json_each(?1) AS k
+           JOIN market_series s ON s.symbol_id = k.value
+           LEFT JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id
+             AND c.year >= CAST(substr(s.last_date, 1, 4) AS INTEGER) - ?2
+           ORDER BY s.symbol_id, c.year`,
+        )
+        .bind(JSON.stringify(unique.slice(i, i + IDS_PER_READ)), yearsBack)
+        .raw<TailChunkRow>();
+      groupRows(rows, (meta, chunks, first) => {
+        ids.push(meta.symbolId);
+        texts.push(chunks);
+        older.push(first[6] === 1);
+      });
+      // One buffer for every series' columns: a screening batch allocates once, not per symbol.
+      const columns = decodeBarColumnsMany(texts, lastBars);
+      const short = ids.filter((_, k) => older[k] && (columns[k]?.close.length ?? 0) < lastBars);
+      if (short.length > 0) {
+        const earlier = new Map<string, string[]>();
+        const more = await this.#d1
+          .prepare(
+            `SELECT c.symbol_id, c.bars
+             FROM json_each(?1) AS k
+             JOIN market_series s ON s.symbol_id = k.value
+             JOIN market_bar_chunks c ON c.symbol_id = s.symbol_id
+               AND c.year < CAST(substr(s.last_date, 1, 4) AS INTEGER) - ?2
+             ORDER BY c.symbol_id, c.year`,
+          )
+          .bind(JSON.stringify(short), yearsBack)
+          .raw<[string, string]>();
+        for (const [id, bars] of more) {
+          const list = earlier.get(id);
+          if (list) list.push(bars);
+          else earlier.set(id, [bars]);
+        }
+        const again = ids.flatMap((id, k) => (earlier.has(id) ? [k] : []));
+        const redone = decodeBarColumnsMany(
+          again.map((k) => [...(earlier.get(ids[k] ?? "") ?? []), ...(texts[k] ?? [])]),
+          lastBars,
+        );
+        again.forEach((k, j) => {
+          const c = redone[j];
+          if (c) columns[k] = c;
+        });
+      }
+      columns.forEach((c, k) => out.push({ symbolId: ids[k] ?? "", columns: c }));
+    }
+    return out;
   }
 
   /**

@@ -80,6 +80,42 @@ describe("bar chunks", () => {
     );
   });
 
+  it("v2 deltas past 2^31 and 2^35 come back with their sign, rising and falling", () => {
+    const volumes = [2 ** 45, 3, 2 ** 33 + 1, 1, 2 ** 31, 2 ** 31 - 1, 0, 2 ** 36 + 7, 2 ** 30, 2 ** 50 - 1, 5];
+    const days = weekdays(volumes.length, "2024-03-04");
+    const series: Bar[] = volumes.map((v, i) => ({
+      date: days[i] ?? "",
+      open: 1,
+      high: 1,
+      low: 1,
+      close: 1,
+      volume: v,
+      amount: v * 3 + 0.5,
+    }));
+    const [chunk] = encodeBarChunks(series);
+    expect(chunk?.bars.startsWith("@2|")).toBe(true);
+    same(decodeBarChunk(chunk?.bars ?? ""), series);
+    const c = decodeBarColumns([chunk?.bars ?? ""], 4);
+    expect([...c.volume]).toEqual(volumes.slice(-4));
+  });
+
+  it("decodeBarColumnsMany gives series on one calendar one shared date list, and others their own", () => {
+    const days = weekdays(400, "2024-06-03");
+    const a = bars(rng, days, true, "all");
+    const b = bars(rng, days, true, "none");
+    const late = bars(rng, days.slice(100), true, "all");
+    const [ca, cb, cl, cb2] = decodeBarColumnsMany(
+      [a, b, late, b].map((s) => encodeBarChunks(s).map((c) => c.bars)),
+      320,
+    );
+    expect(ca?.date).toEqual(days.slice(-320));
+    expect(cb?.date).toBe(ca?.date);
+    expect(cl?.date).toEqual(days.slice(100).slice(-300));
+    expect(cl?.date).not.toBe(ca?.date);
+    expect(cb2?.date).toEqual(days.slice(-320));
+    expect([...(cb?.close ?? [])]).toEqual(b.slice(-320).map((x) => x.close));
+  });
+
   it("rows written as v1 JSON still read, alone and mixed with v2 chunks in one series", () => {
     const series = bars(rng, weekdays(500, "2024-03-01"), true, "some");
     const v1 = encodeBarChunksV1(series).map((c) => c.bars);
