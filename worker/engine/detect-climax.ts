@@ -177,7 +177,6 @@ function clusterAt(
     return null;
   const b0 = Math.max(0, c0 - p.clusterBaseBars);
   if (!(!strict && pct >= p.clusterVolPct) && !medianAtMost(s.volume, b0, c0, vmax / p.clusterVolRatio)) return null;
-  const bars = end - c0 + 1;
   return {
     side: acc ? "acc" : "dist",
     index: t,
@@ -187,14 +186,61 @@ function clusterAt(
     vr: rec.vr,
     cp: at(s.cp, t),
     peak: kmax,
-    reasons: () => {
-      const base = medianFast(s.volume, b0, c0);
-      const ratio = base > 0 ? vmax / base : 0;
-      return [
-        `climax cluster of ${bars} bars${end > t ? ", the heaviest the reversal bar after the low" : ""}: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
-        `new ${p.clusterTrendBars}-bar ${acc ? "low" : "high"} after a ${fpct(extent)} ${acc ? "fall" : "rise"}; widest bar ${fx(srMax)} the 20-bar spread, ${(travel / atr).toFixed(1)} ATR across the cluster`,
-      ];
-    },
+    reasons: clusterReasons(s, p, b0, c0, vmax, pct, end - c0 + 1, end > t, acc, extent, srMax, travel / atr),
+  };
+}
+
+/**
+ * The reasons of a clustered climax, built when asked for. A module-level factory, so that the
+ * variables they read are captured only for a returned candidate, not on every call of clusterAt.
+ */
+function clusterReasons(
+  s: ScanContext["s"],
+  p: ScanContext["p"],
+  b0: number,
+  c0: number,
+  vmax: number,
+  pct: number,
+  bars: number,
+  afterLow: boolean,
+  acc: boolean,
+  extent: number,
+  srMax: number,
+  atrs: number,
+): () => string[] {
+  return () => {
+    const base = medianFast(s.volume, b0, c0);
+    const ratio = base > 0 ? vmax / base : 0;
+    return [
+      `climax cluster of ${bars} bars${afterLow ? ", the heaviest the reversal bar after the low" : ""}: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
+      `new ${p.clusterTrendBars}-bar ${acc ? "low" : "high"} after a ${fpct(extent)} ${acc ? "fall" : "rise"}; widest bar ${fx(srMax)} the 20-bar spread, ${atrs.toFixed(1)} ATR across the cluster`,
+    ];
+  };
+}
+
+/** The reasons of a one-bar (or CN two-bar) climax, built when asked for (module-level, as clusterReasons). */
+function oneBarReasons(
+  p: ScanContext["p"],
+  acc: boolean,
+  lag: number,
+  frozenPrev: boolean,
+  vr: number,
+  sr: number,
+  ret60: number,
+  cp: number,
+): () => string[] {
+  return () => {
+    const first =
+      lag === 0
+        ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
+        : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} ${acc ? "down" : "up"} bar reversed the next day`;
+    return acc
+      ? [
+          first,
+          `new ${p.climaxLookback}-bar low after a ${fpct(-ret60)} fall over 60 bars, below MA50`,
+          `closed in the upper ${fpct(1 - cp)} of the bar (close position ${cp.toFixed(2)})`,
+        ]
+      : [first, `new ${p.climaxLookback}-bar high after a ${fpct(ret60)} rise over 60 bars, above MA50`];
   };
 }
 
@@ -212,7 +258,7 @@ function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
   const dist = c > ma50 && ret60 >= p.bcRet60 * scale;
   if (!acc && !dist) return null;
   // One-bar climax on t, or (CN) a frozen / weak climactic bar t−1 reversed by t.
-  for (const lag of [0, 1]) {
+  for (let lag = 0; lag <= 1; lag++) {
     const k = t - lag;
     const vr = at(s.vr, k);
     const sr = at(s.sr, k);
@@ -234,13 +280,7 @@ function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
         sr: lag === 0 ? sr : Math.max(sr, at(s.sr, t)),
         vr: vrUse,
         cp,
-        reasons: () => [
-          lag === 0
-            ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
-            : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} down bar reversed the next day`,
-          `new ${p.climaxLookback}-bar low after a ${fpct(-ret60)} fall over 60 bars, below MA50`,
-          `closed in the upper ${fpct(1 - cp)} of the bar (close position ${cp.toFixed(2)})`,
-        ],
+        reasons: oneBarReasons(p, true, lag, frozenPrev, vr, sr, ret60, cp),
       };
     }
     const high = lag === 0 ? at(s.high, t) : Math.max(at(s.high, k), at(s.high, t));
@@ -254,12 +294,7 @@ function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
       sr: lag === 0 ? sr : Math.max(sr, at(s.sr, t)),
       vr: lag === 0 ? vr : Math.max(vr, at(s.vr, t)),
       cp,
-      reasons: () => [
-        lag === 0
-          ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
-          : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} up bar reversed the next day`,
-        `new ${p.climaxLookback}-bar high after a ${fpct(ret60)} rise over 60 bars, above MA50`,
-      ],
+      reasons: oneBarReasons(p, false, lag, frozenPrev, vr, sr, ret60, cp),
     };
   }
   return null;
