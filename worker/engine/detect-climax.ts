@@ -5,6 +5,8 @@
  */
 import { at } from "./numeric";
 import { medianFast } from "./rolling";
+import type { Series } from "./series";
+import { rollingArgExtreme } from "./window-stats";
 import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
 import type { PendingClimax, RawEvent, ScanContext, Structure } from "./structure-types";
 
@@ -93,6 +95,31 @@ export function clusterClimax(
   return null;
 }
 
+/**
+ * The trend-window extremes clusterAt asks about on every bar, for one series at a time (built on
+ * first use, rebuilt for another series or window): for the window [t−n+1, t] ending at each bar,
+ * the earliest index of its lowest low and of its highest high. `ok` is false when the lows or
+ * highs hold a NaN; clusterAt then scans as before.
+ */
+const trendWindow = { s: null as Series | null, n: 0, ok: false, lowAt: new Int32Array(0), highAt: new Int32Array(0) };
+
+function trendWindowOf(s: Series, n: number): typeof trendWindow {
+  const w = trendWindow;
+  if (w.s === s && w.n === n) return w;
+  if (w.lowAt.length < s.n) {
+    w.lowAt = new Int32Array(s.n);
+    w.highAt = new Int32Array(s.n);
+  }
+  w.s = s;
+  w.n = n;
+  w.ok =
+    s.low.length === s.n &&
+    s.high.length === s.n &&
+    rollingArgExtreme(s.low, n, 1, false, w.lowAt) &&
+    rollingArgExtreme(s.high, n, -1, false, w.highAt);
+  return w;
+}
+
 /** The clustered climax with its extreme at t and its episode's volume judged over [t−4, end]. */
 function clusterAt(
   ctx: ScanContext,
@@ -111,8 +138,10 @@ function clusterAt(
   const high = at(s.high, t);
   const ma50 = t >= 49 ? at(s.sma50, t) : meanOf(s.close, 0, t);
   const c = at(s.close, t);
-  let acc = c < ma50 && lowestSince(s.low, from, t);
-  let dist = !acc && c > ma50 && highestSince(s.high, from, t);
+  // [from, t−1] is the trend window ending at t−1: its extremes come from the table when it has one.
+  const w = trendWindowOf(s, p.clusterTrendBars);
+  let acc = c < ma50 && (w.ok ? low < at(s.low, at(w.lowAt, t - 1)) : lowestSince(s.low, from, t));
+  let dist = !acc && c > ma50 && (w.ok ? high > at(s.high, at(w.highAt, t - 1)) : highestSince(s.high, from, t));
   // Bars after the low (the reversal, up to \`end\`) join a selling climax's episode while none undercut it.
   if (end > t) {
     dist = false;
@@ -123,9 +152,12 @@ function clusterAt(
   const short = t < p.clusterTrendBars + p.clusterBars;
   if (short) dist = false;
   if ((!acc && !dist) || !wants(acc ? "acc" : "dist", acc ? low : high)) return null;
-  // Where the trend began: the window's highest high before an SC, lowest low before a BC.
+  // Where the trend began: the window's highest high before an SC, lowest low before a BC (the
+  // first such bar, as a forward scan with a strict comparison finds it).
   let k0 = from;
-  for (let i = from + 1; i < t; i++) if (acc ? at(s.high, i) > at(s.high, k0) : at(s.low, i) < at(s.low, k0)) k0 = i;
+  if (w.ok) k0 = at(acc ? w.highAt : w.lowAt, t - 1);
+  else
+    for (let i = from + 1; i < t; i++) if (acc ? at(s.high, i) > at(s.high, k0) : at(s.low, i) < at(s.low, k0)) k0 = i;
   if (t - k0 < p.clusterMinTrendBars) return null;
   const extent = acc ? 1 - low / at(s.high, k0) : high / at(s.low, k0) - 1;
   if (extent < (acc ? p.scDrawdown : p.bcRise) * scale * (end > t ? p.clusterAfterDepth : 1)) return null;
