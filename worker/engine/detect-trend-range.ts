@@ -7,7 +7,9 @@
 import { arMinMove } from "./detect-climax";
 import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
 import { at, meanOf } from "./numeric";
+import type { Series } from "./series";
 import type { RawEvent, ScanContext, Structure } from "./structure-types";
+import { rollingArgExtreme } from "./window-stats";
 
 /** A structure opened in a trend, with its AR. */
 export interface TrendRange {
@@ -60,6 +62,45 @@ function legEffort(ctx: ScanContext, from: number, to: number): { vol: number; s
   return { vol, sr };
 }
 
+/**
+ * The windows trendRangeSide asks about on every bar, for one series at a time (built on first use,
+ * rebuilt for another series or other window lengths): the latest index of the lowest low and of
+ * the highest high over the reaction window (`ar` bars ending at each bar) and over the leg before
+ * it (`leg` bars). `ok` is false when the lows or highs hold a NaN; trendRangeSide then scans.
+ */
+const windows = {
+  s: null as Series | null,
+  ar: 0,
+  leg: 0,
+  ok: false,
+  arLow: new Int32Array(0),
+  arHigh: new Int32Array(0),
+  legLow: new Int32Array(0),
+  legHigh: new Int32Array(0),
+};
+
+function windowsOf(s: Series, ar: number, leg: number): typeof windows {
+  const w = windows;
+  if (w.s === s && w.ar === ar && w.leg === leg) return w;
+  if (w.arLow.length < s.n) {
+    w.arLow = new Int32Array(s.n);
+    w.arHigh = new Int32Array(s.n);
+    w.legLow = new Int32Array(s.n);
+    w.legHigh = new Int32Array(s.n);
+  }
+  w.s = s;
+  w.ar = ar;
+  w.leg = leg;
+  w.ok =
+    s.low.length === s.n &&
+    s.high.length === s.n &&
+    rollingArgExtreme(s.low, ar, 1, true, w.arLow) &&
+    rollingArgExtreme(s.high, ar, -1, true, w.arHigh) &&
+    rollingArgExtreme(s.low, leg, 1, true, w.legLow) &&
+    rollingArgExtreme(s.high, leg, -1, true, w.legHigh);
+  return w;
+}
+
 /** A re-accumulation (side "acc") or re-distribution ("dist") range that becomes knowable at bar t, or null. */
 export function trendRangeAt(ctx: ScanContext, t: number): TrendRange | null {
   return trendRangeSide(ctx, t, "acc") ?? trendRangeSide(ctx, t, "dist");
@@ -70,15 +111,22 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   const acc = side === "acc";
   const lo = t - p.reReactionBars;
   if (lo < p.climaxLookback + p.reTrendBars) return null;
+  // The windows below as tables (the latest extreme, as the backward scans with a strict comparison
+  // keep it) where the series has them and the windows lie inside it.
+  const w = lo >= 0 && t - HOLD >= lo && p.reLegBars >= 1 ? windowsOf(s, t - HOLD - lo + 1, p.reLegBars) : null;
   // The AR: the reaction's extreme, held for HOLD bars and not exceeded since.
   let k = t - HOLD;
-  for (let i = t - HOLD; i >= lo; i--) if (acc ? at(s.low, i) < at(s.low, k) : at(s.high, i) > at(s.high, k)) k = i;
+  if (w?.ok) k = at(acc ? w.arLow : w.arHigh, t - HOLD);
+  else
+    for (let i = t - HOLD; i >= lo; i--) if (acc ? at(s.low, i) < at(s.low, k) : at(s.high, i) > at(s.high, k)) k = i;
   const arPrice = acc ? at(s.low, k) : at(s.high, k);
   for (let i = k + 1; i <= t; i++) if (acc ? !(at(s.low, i) > arPrice) : !(at(s.high, i) < arPrice)) return null;
   // The trend extreme before it (the range's other side), up to `reLegBars` bars before the AR.
   let top = k - 1;
-  for (let i = k - 1; i >= k - p.reLegBars && i > 0; i--)
-    if (acc ? at(s.high, i) > at(s.high, top) : at(s.low, i) < at(s.low, top)) top = i;
+  if (w?.ok && k - p.reLegBars >= 1) top = at(acc ? w.legHigh : w.legLow, k - 1);
+  else
+    for (let i = k - 1; i >= k - p.reLegBars && i > 0; i--)
+      if (acc ? at(s.high, i) > at(s.high, top) : at(s.low, i) < at(s.low, top)) top = i;
   if (top >= k || k - top < 2) return null;
   const ext = acc ? at(s.high, top) : at(s.low, top);
   // The constant-time tests first (trend, depth, rally), the window scans last: every test only
