@@ -65,6 +65,17 @@ function medianAtMost(values: ArrayLike<number>, from: number, to: number, x: nu
 function rankBelow(values: ArrayLike<number>, from: number, to: number, x: number): number {
   let below = 0;
   let n = 0;
+  if (values instanceof Float64Array) {
+    // The same count read straight from the typed array (indices past its end hold no finite value).
+    const end = Math.min(to, values.length - 1);
+    for (let i = Math.max(0, from); i <= end; i++) {
+      const v = values[i] as number;
+      if (v - v !== 0) continue; // NaN or ±Infinity
+      n++;
+      if (v < x) below++;
+    }
+    return n > 0 ? below / n : 0;
+  }
   for (let i = Math.max(0, from); i <= to; i++) {
     const v = values[i] ?? Number.NaN;
     if (!Number.isFinite(v)) continue;

@@ -66,20 +66,44 @@ export function rollingArgExtreme(
   into: Int32Array,
 ): boolean {
   const len = values.length;
+  for (let t = 0; t < len; t++) if ((values[t] as number) !== (values[t] as number)) return false;
   if (deque.length < len) deque = new Int32Array(Math.max(len, 2 * deque.length));
-  const dq = deque;
+  if (sign === 1) argMinLoop(values, n, latest, into, deque);
+  else argMaxLoop(values, n, latest, into, deque);
+  return true;
+}
+
+/** rollingArgExtreme's pass for minima (NaN-free values; `dq` as long as they are). */
+function argMinLoop(values: Float64Array, n: number, latest: boolean, into: Int32Array, dq: Int32Array): void {
   let head = 0;
   let tail = 0;
-  for (let t = 0; t < len; t++) {
+  for (let t = 0; t < values.length; t++) {
     const v = values[t] as number;
-    if (v !== v) return false;
-    const key = sign * v;
     // Drop the back while t beats it: strictly, or also on a tie when the latest index wins.
-    if (latest) while (tail > head && !(sign * (values[dq[tail - 1] as number] as number) < key)) tail--;
-    else while (tail > head && sign * (values[dq[tail - 1] as number] as number) > key) tail--;
+    while (tail > head) {
+      const b = values[dq[tail - 1] as number] as number;
+      if (b > v || (latest && b === v)) tail--;
+      else break;
+    }
     dq[tail++] = t;
-    while ((dq[head] as number) <= t - n) head++;
+    if ((dq[head] as number) <= t - n) head++;
     into[t] = dq[head] as number;
   }
-  return true;
+}
+
+/** rollingArgExtreme's pass for maxima, as argMinLoop. */
+function argMaxLoop(values: Float64Array, n: number, latest: boolean, into: Int32Array, dq: Int32Array): void {
+  let head = 0;
+  let tail = 0;
+  for (let t = 0; t < values.length; t++) {
+    const v = values[t] as number;
+    while (tail > head) {
+      const b = values[dq[tail - 1] as number] as number;
+      if (b < v || (latest && b === v)) tail--;
+      else break;
+    }
+    dq[tail++] = t;
+    if ((dq[head] as number) <= t - n) head++;
+    into[t] = dq[head] as number;
+  }
 }
