@@ -65,8 +65,8 @@ function legEffort(ctx: ScanContext, from: number, to: number): { vol: number; s
 /**
  * The windows trendRangeSide asks about on every bar, for one series at a time (built on first use,
  * rebuilt for another series or other window lengths): the latest index of the lowest low and of
- * the highest high over the reaction window (`ar` bars ending at each bar) and over the leg before
- * it (`leg` bars). `ok` is false when the lows or highs hold a NaN; trendRangeSide then scans.
+ * the highest high over the reaction window with its hold (`ar` bars ending at each bar) and over
+ * the leg before it (`leg` bars). `ok` is false when the lows or highs hold a NaN; trendRangeSide then scans.
  */
 const windows = {
   s: null as Series | null,
@@ -113,14 +113,20 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   if (lo < p.climaxLookback + p.reTrendBars) return null;
   // The windows below as tables (the latest extreme, as the backward scans with a strict comparison
   // keep it) where the series has them and the windows lie inside it.
-  const w = lo >= 0 && t - HOLD >= lo && p.reLegBars >= 1 ? windowsOf(s, t - HOLD - lo + 1, p.reLegBars) : null;
-  // The AR: the reaction's extreme, held for HOLD bars and not exceeded since.
+  const w = lo >= 0 && t - HOLD >= lo && p.reLegBars >= 1 ? windowsOf(s, p.reReactionBars + 1, p.reLegBars) : null;
+  // The AR: the reaction's extreme, held for HOLD bars and not exceeded since. From the table: the
+  // latest extreme of [lo, t] — every bar after it is strictly beyond it — is the AR when it lies at
+  // least HOLD bars back (it is then the latest extreme of [lo, t − HOLD] too); nearer, none held.
   let k = t - HOLD;
-  if (w?.ok) k = at(acc ? w.arLow : w.arHigh, t - HOLD);
-  else
+  if (w?.ok) {
+    k = at(acc ? w.arLow : w.arHigh, t);
+    if (k > t - HOLD) return null;
+  } else {
     for (let i = t - HOLD; i >= lo; i--) if (acc ? at(s.low, i) < at(s.low, k) : at(s.high, i) > at(s.high, k)) k = i;
+    const held = acc ? at(s.low, k) : at(s.high, k);
+    for (let i = k + 1; i <= t; i++) if (acc ? !(at(s.low, i) > held) : !(at(s.high, i) < held)) return null;
+  }
   const arPrice = acc ? at(s.low, k) : at(s.high, k);
-  for (let i = k + 1; i <= t; i++) if (acc ? !(at(s.low, i) > arPrice) : !(at(s.high, i) < arPrice)) return null;
   // The trend extreme before it (the range's other side), up to `reLegBars` bars before the AR.
   let top = k - 1;
   if (w?.ok && k - p.reLegBars >= 1) top = at(acc ? w.legHigh : w.legLow, k - 1);
