@@ -8,7 +8,7 @@ import { medianFast } from "./rolling";
 import type { Series } from "./series";
 import { rollingArgExtreme } from "./window-stats";
 import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
-import type { PendingClimax, RawEvent, ScanContext, Structure } from "./structure-types";
+import { newStructure, type PendingClimax, type RawEvent, type ScanContext, type Structure } from "./structure-types";
 
 /** Minimum AR move at bar i: max(arMinMove·scale, 1.5·ATR%). */
 export function arMinMove(ctx: ScanContext, i: number): number {
@@ -403,35 +403,19 @@ export function openStructure(ctx: ScanContext, c: PendingClimax, t: number): St
       arIndex = i;
     }
   }
-  return {
-    side: c.side,
-    origin: "climax",
-    climaxIndex: c.index,
-    climaxPrice: c.price,
-    climaxVol: c.vol,
-    climaxSr: c.sr,
+  return newStructure(
+    c.side,
+    "climax",
+    c.index,
+    c.price,
+    c.vol,
+    c.sr,
     arIndex,
     arPrice,
-    arConfirmed: false,
-    support: acc ? c.price : Number.NaN,
-    resistance: acc ? Number.NaN : c.price,
-    stCount: 0,
-    lastStIndex: -1,
-    lastAwayIndex: -1,
-    trapIndex: -1,
-    trapPrice: Number.NaN,
-    trapVol: Number.NaN,
-    trapFailed: false,
-    pendingTrap: null,
-    testDone: false,
-    pendingUt: null,
-    lastUtIndex: -1,
-    breakoutIndex: -1,
-    pullbackDone: false,
-    beyondCount: 0,
-    eIndex: -1,
-    failCount: 0,
-  };
+    false,
+    acc ? c.price : Number.NaN,
+    acc ? Number.NaN : c.price,
+  );
 }
 
 /**

@@ -8,7 +8,7 @@ import { arMinMove } from "./detect-climax";
 import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
 import { at, meanOf } from "./numeric";
 import type { Series } from "./series";
-import type { RawEvent, ScanContext, Structure } from "./structure-types";
+import { newStructure, type RawEvent, type ScanContext, type Structure } from "./structure-types";
 import { rollingArgExtreme } from "./window-stats";
 
 /** A structure opened in a trend, with its AR. */
@@ -21,34 +21,6 @@ export interface TrendRange {
 
 /** Bars the AR extreme must hold before the structure can open. */
 const HOLD = 3;
-
-function blank(side: "acc" | "dist"): Omit<Structure, "climaxIndex" | "climaxPrice" | "climaxVol" | "climaxSr"> {
-  return {
-    side,
-    origin: "trend",
-    arIndex: -1,
-    arPrice: Number.NaN,
-    arConfirmed: true,
-    support: Number.NaN,
-    resistance: Number.NaN,
-    stCount: 0,
-    lastStIndex: -1,
-    lastAwayIndex: -1,
-    trapIndex: -1,
-    trapPrice: Number.NaN,
-    trapVol: Number.NaN,
-    trapFailed: false,
-    pendingTrap: null,
-    testDone: false,
-    pendingUt: null,
-    lastUtIndex: -1,
-    breakoutIndex: -1,
-    pullbackDone: false,
-    beyondCount: 0,
-    eIndex: -1,
-    failCount: 0,
-  };
-}
 
 /** Largest volume and spread ratio over bars [from, to]: the reference the range's tests must undercut. */
 function legEffort(ctx: ScanContext, from: number, to: number): { vol: number; sr: number } {
@@ -161,17 +133,19 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   const rise = acc ? ext / minLow(s, top - p.reYearBars + 1, top - 1) - 1 : 0;
   if (rise >= p.reExtendedRise * scale)
     return flipped(ctx, "dist", top, ext, k, arPrice, t, reactionVol / priorVol, depth, rise);
-  const structure: Structure = {
-    ...blank(side),
-    climaxIndex: top,
-    climaxPrice: arPrice,
-    climaxVol: effort.vol,
-    climaxSr: effort.sr,
-    arIndex: k,
+  const structure = newStructure(
+    side,
+    "trend",
+    top,
     arPrice,
-    support: acc ? arPrice : ext,
-    resistance: acc ? ext : arPrice,
-  };
+    effort.vol,
+    effort.sr,
+    k,
+    arPrice,
+    true,
+    acc ? arPrice : ext,
+    acc ? ext : arPrice,
+  );
   const ar: RawEvent = {
     type: "AR",
     index: k,
@@ -213,18 +187,19 @@ function flipped(
   const { s } = ctx;
   const acc = side === "acc";
   const climax = legEffort(ctx, Math.max(0, top - 4), top);
-  const structure: Structure = {
-    ...blank(side),
-    origin: "climax",
-    climaxIndex: top,
-    climaxPrice: ext,
-    climaxVol: Math.max(climax.vol, legEffort(ctx, top + 1, k).vol),
-    climaxSr: climax.sr,
-    arIndex: k,
+  const structure = newStructure(
+    side,
+    "climax",
+    top,
+    ext,
+    Math.max(climax.vol, legEffort(ctx, top + 1, k).vol),
+    climax.sr,
+    k,
     arPrice,
-    support: acc ? ext : arPrice,
-    resistance: acc ? arPrice : ext,
-  };
+    true,
+    acc ? ext : arPrice,
+    acc ? arPrice : ext,
+  );
   const reasons = [
     rise === undefined
       ? `the ${acc ? "rally" : "reaction"} off the ${acc ? "low" : "high"} carried ${fx(effortRatio)} the volume of the leg before it: ${acc ? "demand" : "supply"} took over`
