@@ -11,6 +11,11 @@ import { analysisPath, navigate } from "../lib/router";
 import type { StringKey } from "../lib/strings";
 import { PriceChart } from "./price-chart";
 
+/** A long position's stop, marked when the last close is already at or under it. */
+function stopText(stop: number | null, close: number, hit: string): string {
+  return stop !== null && stop >= close ? `${fmt(stop)} (${hit})` : fmt(stop);
+}
+
 function fmt(n: number | null | undefined, digits = 2): string {
   return typeof n === "number" && Number.isFinite(n) ? n.toFixed(digits) : "—";
 }
@@ -100,7 +105,8 @@ export function AnalysisSummary({
         <div>
           <dt>{t("stops")}</dt>
           <dd>
-            {fmt(a.stops.structural)} / {fmt(a.stops.trailing)}
+            {t("stopStructural")} {stopText(a.stops.structural, a.indicators.close, t("stopAboveClose"))} ·{" "}
+            {t("stopTrailing")} {stopText(a.stops.trailing, a.indicators.close, t("stopAboveClose"))}
           </dd>
         </div>
         <div>

@@ -15,7 +15,7 @@ import { PermanentError, RetryableError, type QueueHandler } from "./queue-consu
 import { screenFeatures, SCREEN_WINDOW } from "./screen-features";
 import type { ScreenPlan, TaskCoordinator } from "./coordinator-port";
 import { inUniverse, universeCoverage } from "./market-sync/sync-gate";
-import { boardFilter, universeFor, type Universe } from "./universe";
+import { boardFilter, noCachedStocksNote, universeFor, type Universe } from "./universe";
 
 /** A fan-out batch message. */
 export const ScreenBatchMessage = batchMessage("screen.batch");
@@ -80,7 +80,7 @@ export async function startScreening(d: BackgroundDeps, rec: TaskRecord): Promis
   }
   const symbols = boardFilter(inUniverse(gate, await d.cache.listSymbols(u.code, "stock")), input.board);
   if (symbols.length === 0) {
-    const note = `no cached ${u.code} stocks on board ${input.board}: screening reads cached bars only (MARKET_DATA=${d.config.marketData})`;
+    const note = noCachedStocksNote(u, input.board, d.config.marketData);
     await completeTask(d, rec, emptyResult(input, u, note), `Screening ${rec.view.id} found nothing to scan: ${note}`);
     return;
   }

@@ -29,6 +29,17 @@ export function universeFor(mode: "offline" | "live", market: ScreenMarket): Uni
   return { code: "CN", engineMarket: "CN", index: "SH.000001", smallCap: "SZ.399006", simulated: false, synced };
 }
 
+/**
+ * Why a screening of `u` found no stocks to scan: screening reads cached bars only, and offline no US
+ * stocks are bundled (the offline whole-market screen is the simulated A-share market).
+ */
+export function noCachedStocksNote(u: Pick<Universe, "code">, board: ScreenBoard, mode: "offline" | "live"): string {
+  const base = `no cached ${u.code} stocks on board ${board}: screening reads cached bars only (MARKET_DATA=${mode})`;
+  return u.code === "US" && mode === "offline"
+    ? `${base}; the offline data has no US stocks (the whole-market screen offline is the simulated A-share market, market cn)`
+    : base;
+}
+
 /** The main index of a universe by its code (the backtest's benchmark). */
 export function indexOfUniverse(code: string): string {
   return code === "SIM" ? "SIM.IDX1" : code === "US" ? "US.SPX" : "SH.000001";

@@ -131,6 +131,10 @@ const NOTICE: Rule[] = [
     (m) => `后台任务 ${m[1]}（${m[2]}）失败：${taskFailureText(m[3] ?? "", "zh")}`,
   ],
   [/^Screening (\S+) refused: (.*)$/, (m) => `选股 ${m[1]} 被拒绝：${taskFailureText(m[2] ?? "", "zh")}`],
+  [
+    /^Screening (\S+) found nothing to scan: (.*)$/,
+    (m) => `选股 ${m[1]} 没有可扫描的股票：${taskFailureText(m[2] ?? "", "zh")}`,
+  ],
 ];
 
 const FAILURE: Rule[] = [
@@ -149,6 +153,11 @@ const FAILURE: Rule[] = [
   [/^unknown task kind (\S+)$/, (m) => `未知的任务类型 ${m[1]}`],
   [/^task (\S+) is not a backtest$/, (m) => `任务 ${m[1]} 不是回测`],
   [/^task (\S+) has no plan yet$/, (m) => `任务 ${m[1]} 尚未完成规划`],
+  [
+    /^no cached (\S+) stocks on board (\S+): screening reads cached bars only \(MARKET_DATA=(\S+)\)(; the offline data has no US stocks .*)?$/,
+    (m) =>
+      `没有缓存的 ${m[1]} 股票（板块 ${m[2]}）：选股只读缓存的行情（MARKET_DATA=${m[3]}）${m[4] ? "；离线数据不含美股（离线的全市场选股是模拟 A 股市场，market cn）" : ""}`,
+  ],
   [
     /^The live A-share market has never been synced, .*$/,
     () =>

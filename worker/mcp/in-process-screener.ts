@@ -11,7 +11,7 @@ import { reduceFunnel } from "../engine/screen/reduce-funnel";
 import type { MarketCache } from "../ports/market-data";
 import type { Screener } from "../ports/screener";
 import { screenFeatures, SCREEN_WINDOW } from "../background/screen-features";
-import { boardFilter, universeFor } from "../background/universe";
+import { boardFilter, noCachedStocksNote, universeFor } from "../background/universe";
 import { inUniverse, universeCoverage } from "../background/market-sync/sync-gate";
 import type { SyncStore } from "../ports/market-sync";
 
@@ -47,13 +47,7 @@ export function inProcessScreener(cache: MarketCache, mode: "offline" | "live", 
           top_sectors: [],
           candidates: [],
           symbols_for_report: [],
-          notes:
-            "refused" in gate
-              ? notes
-              : [
-                  ...notes,
-                  `no cached ${u.code} stocks on board ${input.board}: screening reads cached bars only (MARKET_DATA=${mode})`,
-                ],
+          notes: "refused" in gate ? notes : [...notes, noCachedStocksNote(u, input.board, mode)],
         } satisfies ScreeningResult);
       const [main, small] = await Promise.all([
         cache.getSeries(u.index),

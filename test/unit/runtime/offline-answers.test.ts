@@ -56,6 +56,48 @@ describe("offline answers say what results mean", () => {
     expect(en).toContain("health 45/100 (warning)");
   });
 
+  it("says why a screening did not run (no stocks cached), with no empty funnel or date", () => {
+    const note =
+      "no cached US stocks on board all: screening reads cached bars only (MARKET_DATA=offline); the offline data has no US stocks (the whole-market screen offline is the simulated A-share market, market cn)";
+    const tasks = {
+      tasks: [
+        {
+          id: "task_9",
+          kind: "screening",
+          status: "succeeded",
+          result: {
+            ok: false,
+            universe: "US",
+            asOf: null,
+            simulated: false,
+            regime: { state: "NEUTRAL" },
+            summary: {
+              total_scanned: 0,
+              layer1_passed: 0,
+              layer2_passed: 0,
+              layer3_passed: 0,
+              layer4_passed: 0,
+              layer5_passed: 0,
+            },
+            top_sectors: [],
+            candidates: [],
+            notes: [note],
+          },
+        },
+      ],
+      message: "1 task",
+    };
+    const en = text(decide(options([user("check background tasks"), ...toolTurn("check_background_tasks", tasks)])));
+    expect(en).toContain("The screening did not run (US): no cached US stocks on board all");
+    expect(en).toContain("the offline data has no US stocks");
+    expect(en).not.toContain("as of");
+    expect(en).not.toContain("0 scanned");
+    const zh = text(decide(options([user("查看后台任务"), ...toolTurn("check_background_tasks", tasks)])));
+    expect(zh).toContain("选股未运行（US）：没有缓存的 US 股票（板块 all）");
+    expect(zh).toContain("离线数据不含美股");
+    expect(zh).not.toContain("截至");
+  });
+
   it("reads a finished screening's layers and top candidates, and a backtest's metrics with caveats", () => {
     const screening = {
       tasks: [
@@ -268,6 +310,22 @@ describe("a Wyckoff reading in words", () => {
     expect(en).toContain("Triggers: Spring 2024-08-30 (expired); Spring 2024-09-19 (pending)");
     expect(en).toContain("Stops: structural 2450.63, ATR 2676.47.");
     expect(en).toContain("Targets: measured move 3300.");
+  });
+
+  it("marks a stop the last close is already at or under as hit", () => {
+    const broken = {
+      ...reading,
+      analysis: {
+        ...reading.analysis,
+        indicators: { close: 2874.56 },
+        stops: { structural: 2038.43, trailing: 3054.17, atr: 2800, reasons: [] },
+      },
+    };
+    const en = describeAnalysis(broken, "en", ALL_PARTS).join("\n");
+    expect(en).toContain("Stops: structural 2038.43, trailing 3054.17 (at or above the close: hit), ATR 2800.");
+    const zh = describeAnalysis(broken, "zh", ALL_PARTS).join("\n");
+    expect(zh).toContain("跟踪止损 3054.17（不低于收盘价：已触发）");
+    expect(zh).not.toContain("结构止损 2038.43（");
   });
 
   it("ends the event list before the next line and names the data source in the reader's language", () => {

@@ -36,10 +36,16 @@ describe("offline intents reach every tool the question implies", () => {
     ]);
   });
 
-  it("reads names, suffixed codes and 怎么样 questions as symbols", () => {
+  it("reads names, suffixed codes, 怎么样 and 什么阶段 questions as symbols", () => {
     expect(extractSymbol("analyze the SSE Composite (000001.SH)")).toBe("000001.SH");
     expect(extractSymbol("分析上证指数")).toBe("上证指数");
     expect(extractSymbol("茅台怎么样")).toBe("茅台");
+    expect(extractSymbol("上证指数现在处于什么阶段？")).toBe("上证指数");
+    expect(extractSymbol("创业板指在哪个阶段")).toBe("创业板指");
+    expect(extractSymbol("平安银行的威科夫结构")).toBe("平安银行");
+    expect(calls(decide(options([user("上证指数现在处于什么阶段？")])))).toEqual([
+      { toolName: "analyze_stock", input: { code: "上证指数" } },
+    ]);
     expect(extractSymbol("analyze sz000001")).toBe("SZ.000001");
     expect(calls(decide(options([user("茅台怎么样")])))).toEqual([
       { toolName: "analyze_stock", input: { code: "茅台" } },

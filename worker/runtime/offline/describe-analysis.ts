@@ -78,10 +78,14 @@ export function describeAnalysis(o: Rec, lang: Lang, parts: ReadonlySet<Analysis
       );
     }
     const st = isRecord(a.stops) ? a.stops : undefined;
+    const close = isRecord(a.indicators) ? a.indicators.close : undefined;
     if (st) {
       const list = Object.entries(st)
         .filter(([, v]) => typeof v === "number")
-        .map(([k, v]) => `${md(wordOf(LEVEL_WORDS, k, lang))} ${num(v)}`)
+        .map(
+          ([k, v]) =>
+            `${md(wordOf(LEVEL_WORDS, k, lang))} ${num(v)}${typeof close === "number" && k !== "atr" && (v as number) >= close ? T(lang, "（不低于收盘价：已触发）", " (at or above the close: hit)") : ""}`,
+        )
         .join(T(lang, "，", ", "));
       if (list) lines.push(T(lang, `止损位：${list}。`, `Stops: ${list}.`));
     }

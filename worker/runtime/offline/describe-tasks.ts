@@ -16,6 +16,14 @@ const EXIT_MODE: Record<string, { zh: string; en: string }> = {
   atr: { zh: "ATR 止损", en: "ATR stops" },
 };
 function describeScreening(r: Rec, lang: Lang): string[] {
+  // A screening that did not run (nothing cached, the universe refused) has no funnel or date: its notes say why.
+  if (r.ok === false) {
+    const why = (Array.isArray(r.notes) ? r.notes : []).map((n: unknown) => md(taskFailureText(String(n), lang)));
+    return [
+      T(lang, `选股未运行（${md(r.universe)}）：`, `The screening did not run (${md(r.universe)}): `) +
+        (why.join(T(lang, "；", "; ")) || T(lang, "没有可扫描的股票。", "nothing to scan.")),
+    ];
+  }
   const s = isRecord(r.summary) ? r.summary : {};
   const regime = isRecord(r.regime) ? r.regime : {};
   const lines = [

@@ -47,7 +47,7 @@ const STOPWORDS = new Set([
   "VS",
 ]);
 
-/** Extracts a stock reference: a 6-digit A-share code (with an optional exchange suffix or prefix), `SP500`/标普, a US ticker, or a name after 分析/analyze or before 怎么样. */
+/** Extracts a stock reference: a 6-digit A-share code (with an optional exchange suffix or prefix), `SP500`/标普, a US ticker, or a name after 分析/analyze or before 怎么样 / 处于什么阶段. */
 export function extractSymbol(text: string): string | undefined {
   const qualified = text.match(/\b(SIM\.(?:\d{4}|IDX\d)|(?:SH|SZ|BJ|US)\.[A-Z0-9]{1,6})\b/i);
   if (qualified?.[1]) return qualified[1].toUpperCase();
@@ -66,7 +66,9 @@ export function extractSymbol(text: string): string | undefined {
     /(?:分析|诊断|看看|研究|查找|搜索|查一下|查询)\s*(?:一下)?\s*([\u3400-\u9fffA-Za-z]{2,8}?)(?:的|走势|怎么样|如何|吗|？|\?|$|\s)/,
   );
   if (named?.[1]) return named[1];
-  const how = text.match(/([\u3400-\u9fff]{2,8}?)(?:现在|最近|目前)?(?:怎么样|如何|走势|能买吗|还能拿吗)/);
+  const how = text.match(
+    /([\u3400-\u9fff]{2,8}?)(?:现在|最近|目前)?(?:怎么样|如何|走势|能买吗|还能拿吗|(?:处于|在)?(?:什么|哪个|哪一个?)(?:威科夫)?阶段|的威科夫)/,
+  );
   if (how?.[1]) return how[1];
   const en = text.match(/\b(?:analy[sz]e|search(?: for)?|find|look up)\s+(?:the\s+)?([A-Za-z][A-Za-z .&-]{1,30})/i);
   return en?.[1]?.trim();
