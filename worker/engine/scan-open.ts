@@ -169,15 +169,23 @@ function stepReanchor(ctx: ScanContext, state: ScanState, st: Structure, t: numb
     vr: at(s.vr, k),
     cp: at(s.cp, k),
     peak: k,
-    reasons: () => [
-      `a new high ${fpct(b.price / first - 1)} over the BC ${k - st.climaxIndex} bars after it, before any secondary test: one climactic episode`,
-      `the earlier BC (${first.toFixed(2)}) was its first wave`,
-    ],
+    reasons: reanchorReasons(b.price / first - 1, k - st.climaxIndex, first),
   };
   closeStructure(state, t, "superseded");
   state.phase = "NONE"; // the new structure's phase A starts at the new BC (recorded by openFromClimax)
   openFromClimax(ctx, state, c, t, " over the earlier BC");
   return true;
+}
+
+/**
+ * The reasons of a re-anchored BC, built when asked for: a module-level factory, so that stepReanchor
+ * captures nothing (and allocates no closure context) on the bars where it re-anchors nothing.
+ */
+function reanchorReasons(over: number, bars: number, first: number): () => string[] {
+  return () => [
+    `a new high ${fpct(over)} over the BC ${bars} bars after it, before any secondary test: one climactic episode`,
+    `the earlier BC (${first.toFixed(2)}) was its first wave`,
+  ];
 }
 
 /** While a structure is open: an opposite climax supersedes it, or a distribution's BC is re-anchored. */
