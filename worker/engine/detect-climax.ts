@@ -5,8 +5,10 @@
  */
 import { at } from "./numeric";
 import { medianFast } from "./rolling";
+import type { Series } from "./series";
+import { rollingArgExtreme } from "./window-stats";
 import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
-import type { PendingClimax, RawEvent, ScanContext, Structure } from "./structure-types";
+import { newStructure, type PendingClimax, type RawEvent, type ScanContext, type Structure } from "./structure-types";
 
 /** Minimum AR move at bar i: max(arMinMove·scale, 1.5·ATR%). */
 export function arMinMove(ctx: ScanContext, i: number): number {
@@ -63,6 +65,17 @@ function medianAtMost(values: ArrayLike<number>, from: number, to: number, x: nu
 function rankBelow(values: ArrayLike<number>, from: number, to: number, x: number): number {
   let below = 0;
   let n = 0;
+  if (values instanceof Float64Array) {
+    // The same count read straight from the typed array (indices past its end hold no finite value).
+    const end = Math.min(to, values.length - 1);
+    for (let i = Math.max(0, from); i <= end; i++) {
+      const v = values[i] as number;
+      if (v - v !== 0) continue; // NaN or ±Infinity
+      n++;
+      if (v < x) below++;
+    }
+    return n > 0 ? below / n : 0;
+  }
   for (let i = Math.max(0, from); i <= to; i++) {
     const v = values[i] ?? Number.NaN;
     if (!Number.isFinite(v)) continue;
@@ -93,6 +106,31 @@ export function clusterClimax(
   return null;
 }
 
+/**
+ * The trend-window extremes clusterAt asks about on every bar, for one series at a time (built on
+ * first use, rebuilt for another series or window): for the window [t−n+1, t] ending at each bar,
+ * the earliest index of its lowest low and of its highest high. `ok` is false when the lows or
+ * highs hold a NaN; clusterAt then scans as before.
+ */
+const trendWindow = { s: null as Series | null, n: 0, ok: false, lowAt: new Int32Array(0), highAt: new Int32Array(0) };
+
+function trendWindowOf(s: Series, n: number): typeof trendWindow {
+  const w = trendWindow;
+  if (w.s === s && w.n === n) return w;
+  if (w.lowAt.length < s.n) {
+    w.lowAt = new Int32Array(s.n);
+    w.highAt = new Int32Array(s.n);
+  }
+  w.s = s;
+  w.n = n;
+  w.ok =
+    s.low.length === s.n &&
+    s.high.length === s.n &&
+    rollingArgExtreme(s.low, n, 1, false, w.lowAt) &&
+    rollingArgExtreme(s.high, n, -1, false, w.highAt);
+  return w;
+}
+
 /** The clustered climax with its extreme at t and its episode's volume judged over [t−4, end]. */
 function clusterAt(
   ctx: ScanContext,
@@ -111,8 +149,10 @@ function clusterAt(
   const high = at(s.high, t);
   const ma50 = t >= 49 ? at(s.sma50, t) : meanOf(s.close, 0, t);
   const c = at(s.close, t);
-  let acc = c < ma50 && lowestSince(s.low, from, t);
-  let dist = !acc && c > ma50 && highestSince(s.high, from, t);
+  // [from, t−1] is the trend window ending at t−1: its extremes come from the table when it has one.
+  const w = trendWindowOf(s, p.clusterTrendBars);
+  let acc = c < ma50 && (w.ok ? low < at(s.low, at(w.lowAt, t - 1)) : lowestSince(s.low, from, t));
+  let dist = !acc && c > ma50 && (w.ok ? high > at(s.high, at(w.highAt, t - 1)) : highestSince(s.high, from, t));
   // Bars after the low (the reversal, up to \`end\`) join a selling climax's episode while none undercut it.
   if (end > t) {
     dist = false;
@@ -123,9 +163,12 @@ function clusterAt(
   const short = t < p.clusterTrendBars + p.clusterBars;
   if (short) dist = false;
   if ((!acc && !dist) || !wants(acc ? "acc" : "dist", acc ? low : high)) return null;
-  // Where the trend began: the window's highest high before an SC, lowest low before a BC.
+  // Where the trend began: the window's highest high before an SC, lowest low before a BC (the
+  // first such bar, as a forward scan with a strict comparison finds it).
   let k0 = from;
-  for (let i = from + 1; i < t; i++) if (acc ? at(s.high, i) > at(s.high, k0) : at(s.low, i) < at(s.low, k0)) k0 = i;
+  if (w.ok) k0 = at(acc ? w.highAt : w.lowAt, t - 1);
+  else
+    for (let i = from + 1; i < t; i++) if (acc ? at(s.high, i) > at(s.high, k0) : at(s.low, i) < at(s.low, k0)) k0 = i;
   if (t - k0 < p.clusterMinTrendBars) return null;
   const extent = acc ? 1 - low / at(s.high, k0) : high / at(s.low, k0) - 1;
   if (extent < (acc ? p.scDrawdown : p.bcRise) * scale * (end > t ? p.clusterAfterDepth : 1)) return null;
@@ -177,7 +220,6 @@ function clusterAt(
     return null;
   const b0 = Math.max(0, c0 - p.clusterBaseBars);
   if (!(!strict && pct >= p.clusterVolPct) && !medianAtMost(s.volume, b0, c0, vmax / p.clusterVolRatio)) return null;
-  const bars = end - c0 + 1;
   return {
     side: acc ? "acc" : "dist",
     index: t,
@@ -187,14 +229,61 @@ function clusterAt(
     vr: rec.vr,
     cp: at(s.cp, t),
     peak: kmax,
-    reasons: () => {
-      const base = medianFast(s.volume, b0, c0);
-      const ratio = base > 0 ? vmax / base : 0;
-      return [
-        `climax cluster of ${bars} bars${end > t ? ", the heaviest the reversal bar after the low" : ""}: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
-        `new ${p.clusterTrendBars}-bar ${acc ? "low" : "high"} after a ${fpct(extent)} ${acc ? "fall" : "rise"}; widest bar ${fx(srMax)} the 20-bar spread, ${(travel / atr).toFixed(1)} ATR across the cluster`,
-      ];
-    },
+    reasons: clusterReasons(s, p, b0, c0, vmax, pct, end - c0 + 1, end > t, acc, extent, srMax, travel / atr),
+  };
+}
+
+/**
+ * The reasons of a clustered climax, built when asked for. A module-level factory, so that the
+ * variables they read are captured only for a returned candidate, not on every call of clusterAt.
+ */
+function clusterReasons(
+  s: ScanContext["s"],
+  p: ScanContext["p"],
+  b0: number,
+  c0: number,
+  vmax: number,
+  pct: number,
+  bars: number,
+  afterLow: boolean,
+  acc: boolean,
+  extent: number,
+  srMax: number,
+  atrs: number,
+): () => string[] {
+  return () => {
+    const base = medianFast(s.volume, b0, c0);
+    const ratio = base > 0 ? vmax / base : 0;
+    return [
+      `climax cluster of ${bars} bars${afterLow ? ", the heaviest the reversal bar after the low" : ""}: heaviest volume ${fx(ratio)} the 100-bar median, above ${fpct(pct)} of the last ${p.clusterPctBars} bars`,
+      `new ${p.clusterTrendBars}-bar ${acc ? "low" : "high"} after a ${fpct(extent)} ${acc ? "fall" : "rise"}; widest bar ${fx(srMax)} the 20-bar spread, ${atrs.toFixed(1)} ATR across the cluster`,
+    ];
+  };
+}
+
+/** The reasons of a one-bar (or CN two-bar) climax, built when asked for (module-level, as clusterReasons). */
+function oneBarReasons(
+  p: ScanContext["p"],
+  acc: boolean,
+  lag: number,
+  frozenPrev: boolean,
+  vr: number,
+  sr: number,
+  ret60: number,
+  cp: number,
+): () => string[] {
+  return () => {
+    const first =
+      lag === 0
+        ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
+        : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} ${acc ? "down" : "up"} bar reversed the next day`;
+    return acc
+      ? [
+          first,
+          `new ${p.climaxLookback}-bar low after a ${fpct(-ret60)} fall over 60 bars, below MA50`,
+          `closed in the upper ${fpct(1 - cp)} of the bar (close position ${cp.toFixed(2)})`,
+        ]
+      : [first, `new ${p.climaxLookback}-bar high after a ${fpct(ret60)} rise over 60 bars, above MA50`];
   };
 }
 
@@ -212,7 +301,7 @@ function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
   const dist = c > ma50 && ret60 >= p.bcRet60 * scale;
   if (!acc && !dist) return null;
   // One-bar climax on t, or (CN) a frozen / weak climactic bar t−1 reversed by t.
-  for (const lag of [0, 1]) {
+  for (let lag = 0; lag <= 1; lag++) {
     const k = t - lag;
     const vr = at(s.vr, k);
     const sr = at(s.sr, k);
@@ -234,13 +323,7 @@ function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
         sr: lag === 0 ? sr : Math.max(sr, at(s.sr, t)),
         vr: vrUse,
         cp,
-        reasons: () => [
-          lag === 0
-            ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
-            : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} down bar reversed the next day`,
-          `new ${p.climaxLookback}-bar low after a ${fpct(-ret60)} fall over 60 bars, below MA50`,
-          `closed in the upper ${fpct(1 - cp)} of the bar (close position ${cp.toFixed(2)})`,
-        ],
+        reasons: oneBarReasons(p, true, lag, frozenPrev, vr, sr, ret60, cp),
       };
     }
     const high = lag === 0 ? at(s.high, t) : Math.max(at(s.high, k), at(s.high, t));
@@ -254,12 +337,7 @@ function oneBarClimax(ctx: ScanContext, t: number): PendingClimax | null {
       sr: lag === 0 ? sr : Math.max(sr, at(s.sr, t)),
       vr: lag === 0 ? vr : Math.max(vr, at(s.vr, t)),
       cp,
-      reasons: () => [
-        lag === 0
-          ? `climactic bar: volume ${fx(vr)} and spread ${fx(sr)} the 20-bar averages (≥ ${p.climaxVr}, ≥ ${p.climaxSr})`
-          : `two-bar climax: ${frozenPrev ? "limit-locked" : "climactic"} up bar reversed the next day`,
-        `new ${p.climaxLookback}-bar high after a ${fpct(ret60)} rise over 60 bars, above MA50`,
-      ],
+      reasons: oneBarReasons(p, false, lag, frozenPrev, vr, sr, ret60, cp),
     };
   }
   return null;
@@ -325,35 +403,19 @@ export function openStructure(ctx: ScanContext, c: PendingClimax, t: number): St
       arIndex = i;
     }
   }
-  return {
-    side: c.side,
-    origin: "climax",
-    climaxIndex: c.index,
-    climaxPrice: c.price,
-    climaxVol: c.vol,
-    climaxSr: c.sr,
+  return newStructure(
+    c.side,
+    "climax",
+    c.index,
+    c.price,
+    c.vol,
+    c.sr,
     arIndex,
     arPrice,
-    arConfirmed: false,
-    support: acc ? c.price : Number.NaN,
-    resistance: acc ? Number.NaN : c.price,
-    stCount: 0,
-    lastStIndex: -1,
-    lastAwayIndex: -1,
-    trapIndex: -1,
-    trapPrice: Number.NaN,
-    trapVol: Number.NaN,
-    trapFailed: false,
-    pendingTrap: null,
-    testDone: false,
-    pendingUt: null,
-    lastUtIndex: -1,
-    breakoutIndex: -1,
-    pullbackDone: false,
-    beyondCount: 0,
-    eIndex: -1,
-    failCount: 0,
-  };
+    false,
+    acc ? c.price : Number.NaN,
+    acc ? Number.NaN : c.price,
+  );
 }
 
 /**

@@ -7,7 +7,9 @@
 import { arMinMove } from "./detect-climax";
 import { atrPctAt, confidence, fpct, fx, margin, maxHigh, minLow } from "./event-util";
 import { at, meanOf } from "./numeric";
-import type { RawEvent, ScanContext, Structure } from "./structure-types";
+import type { Series } from "./series";
+import { newStructure, type RawEvent, type ScanContext, type Structure } from "./structure-types";
+import { rollingArgExtreme } from "./window-stats";
 
 /** A structure opened in a trend, with its AR. */
 export interface TrendRange {
@@ -19,34 +21,6 @@ export interface TrendRange {
 
 /** Bars the AR extreme must hold before the structure can open. */
 const HOLD = 3;
-
-function blank(side: "acc" | "dist"): Omit<Structure, "climaxIndex" | "climaxPrice" | "climaxVol" | "climaxSr"> {
-  return {
-    side,
-    origin: "trend",
-    arIndex: -1,
-    arPrice: Number.NaN,
-    arConfirmed: true,
-    support: Number.NaN,
-    resistance: Number.NaN,
-    stCount: 0,
-    lastStIndex: -1,
-    lastAwayIndex: -1,
-    trapIndex: -1,
-    trapPrice: Number.NaN,
-    trapVol: Number.NaN,
-    trapFailed: false,
-    pendingTrap: null,
-    testDone: false,
-    pendingUt: null,
-    lastUtIndex: -1,
-    breakoutIndex: -1,
-    pullbackDone: false,
-    beyondCount: 0,
-    eIndex: -1,
-    failCount: 0,
-  };
-}
 
 /** Largest volume and spread ratio over bars [from, to]: the reference the range's tests must undercut. */
 function legEffort(ctx: ScanContext, from: number, to: number): { vol: number; sr: number } {
@@ -60,6 +34,45 @@ function legEffort(ctx: ScanContext, from: number, to: number): { vol: number; s
   return { vol, sr };
 }
 
+/**
+ * The windows trendRangeSide asks about on every bar, for one series at a time (built on first use,
+ * rebuilt for another series or other window lengths): the latest index of the lowest low and of
+ * the highest high over the reaction window with its hold (`ar` bars ending at each bar) and over
+ * the leg before it (`leg` bars). `ok` is false when the lows or highs hold a NaN; trendRangeSide then scans.
+ */
+const windows = {
+  s: null as Series | null,
+  ar: 0,
+  leg: 0,
+  ok: false,
+  arLow: new Int32Array(0),
+  arHigh: new Int32Array(0),
+  legLow: new Int32Array(0),
+  legHigh: new Int32Array(0),
+};
+
+function windowsOf(s: Series, ar: number, leg: number): typeof windows {
+  const w = windows;
+  if (w.s === s && w.ar === ar && w.leg === leg) return w;
+  if (w.arLow.length < s.n) {
+    w.arLow = new Int32Array(s.n);
+    w.arHigh = new Int32Array(s.n);
+    w.legLow = new Int32Array(s.n);
+    w.legHigh = new Int32Array(s.n);
+  }
+  w.s = s;
+  w.ar = ar;
+  w.leg = leg;
+  w.ok =
+    s.low.length === s.n &&
+    s.high.length === s.n &&
+    rollingArgExtreme(s.low, ar, 1, true, w.arLow) &&
+    rollingArgExtreme(s.high, ar, -1, true, w.arHigh) &&
+    rollingArgExtreme(s.low, leg, 1, true, w.legLow) &&
+    rollingArgExtreme(s.high, leg, -1, true, w.legHigh);
+  return w;
+}
+
 /** A re-accumulation (side "acc") or re-distribution ("dist") range that becomes knowable at bar t, or null. */
 export function trendRangeAt(ctx: ScanContext, t: number): TrendRange | null {
   return trendRangeSide(ctx, t, "acc") ?? trendRangeSide(ctx, t, "dist");
@@ -70,15 +83,28 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   const acc = side === "acc";
   const lo = t - p.reReactionBars;
   if (lo < p.climaxLookback + p.reTrendBars) return null;
-  // The AR: the reaction's extreme, held for HOLD bars and not exceeded since.
+  // The windows below as tables (the latest extreme, as the backward scans with a strict comparison
+  // keep it) where the series has them and the windows lie inside it.
+  const w = lo >= 0 && t - HOLD >= lo && p.reLegBars >= 1 ? windowsOf(s, p.reReactionBars + 1, p.reLegBars) : null;
+  // The AR: the reaction's extreme, held for HOLD bars and not exceeded since. From the table: the
+  // latest extreme of [lo, t] — every bar after it is strictly beyond it — is the AR when it lies at
+  // least HOLD bars back (it is then the latest extreme of [lo, t − HOLD] too); nearer, none held.
   let k = t - HOLD;
-  for (let i = t - HOLD; i >= lo; i--) if (acc ? at(s.low, i) < at(s.low, k) : at(s.high, i) > at(s.high, k)) k = i;
+  if (w?.ok) {
+    k = at(acc ? w.arLow : w.arHigh, t);
+    if (k > t - HOLD) return null;
+  } else {
+    for (let i = t - HOLD; i >= lo; i--) if (acc ? at(s.low, i) < at(s.low, k) : at(s.high, i) > at(s.high, k)) k = i;
+    const held = acc ? at(s.low, k) : at(s.high, k);
+    for (let i = k + 1; i <= t; i++) if (acc ? !(at(s.low, i) > held) : !(at(s.high, i) < held)) return null;
+  }
   const arPrice = acc ? at(s.low, k) : at(s.high, k);
-  for (let i = k + 1; i <= t; i++) if (acc ? !(at(s.low, i) > arPrice) : !(at(s.high, i) < arPrice)) return null;
   // The trend extreme before it (the range's other side), up to `reLegBars` bars before the AR.
   let top = k - 1;
-  for (let i = k - 1; i >= k - p.reLegBars && i > 0; i--)
-    if (acc ? at(s.high, i) > at(s.high, top) : at(s.low, i) < at(s.low, top)) top = i;
+  if (w?.ok && k - p.reLegBars >= 1) top = at(acc ? w.legHigh : w.legLow, k - 1);
+  else
+    for (let i = k - 1; i >= k - p.reLegBars && i > 0; i--)
+      if (acc ? at(s.high, i) > at(s.high, top) : at(s.low, i) < at(s.low, top)) top = i;
   if (top >= k || k - top < 2) return null;
   const ext = acc ? at(s.high, top) : at(s.low, top);
   // The constant-time tests first (trend, depth, rally), the window scans last: every test only
@@ -107,17 +133,19 @@ function trendRangeSide(ctx: ScanContext, t: number, side: "acc" | "dist"): Tren
   const rise = acc ? ext / minLow(s, top - p.reYearBars + 1, top - 1) - 1 : 0;
   if (rise >= p.reExtendedRise * scale)
     return flipped(ctx, "dist", top, ext, k, arPrice, t, reactionVol / priorVol, depth, rise);
-  const structure: Structure = {
-    ...blank(side),
-    climaxIndex: top,
-    climaxPrice: arPrice,
-    climaxVol: effort.vol,
-    climaxSr: effort.sr,
-    arIndex: k,
+  const structure = newStructure(
+    side,
+    "trend",
+    top,
     arPrice,
-    support: acc ? arPrice : ext,
-    resistance: acc ? ext : arPrice,
-  };
+    effort.vol,
+    effort.sr,
+    k,
+    arPrice,
+    true,
+    acc ? arPrice : ext,
+    acc ? ext : arPrice,
+  );
   const ar: RawEvent = {
     type: "AR",
     index: k,
@@ -159,18 +187,19 @@ function flipped(
   const { s } = ctx;
   const acc = side === "acc";
   const climax = legEffort(ctx, Math.max(0, top - 4), top);
-  const structure: Structure = {
-    ...blank(side),
-    origin: "climax",
-    climaxIndex: top,
-    climaxPrice: ext,
-    climaxVol: Math.max(climax.vol, legEffort(ctx, top + 1, k).vol),
-    climaxSr: climax.sr,
-    arIndex: k,
+  const structure = newStructure(
+    side,
+    "climax",
+    top,
+    ext,
+    Math.max(climax.vol, legEffort(ctx, top + 1, k).vol),
+    climax.sr,
+    k,
     arPrice,
-    support: acc ? ext : arPrice,
-    resistance: acc ? arPrice : ext,
-  };
+    true,
+    acc ? ext : arPrice,
+    acc ? arPrice : ext,
+  );
   const reasons = [
     rise === undefined
       ? `the ${acc ? "rally" : "reaction"} off the ${acc ? "low" : "high"} carried ${fx(effortRatio)} the volume of the leg before it: ${acc ? "demand" : "supply"} took over`

@@ -31,9 +31,10 @@ function fractalAt(s: Series, i: number, k: number): "high" | "low" | null {
   const l = at(s.low, i);
   let isHigh = true;
   let isLow = true;
-  for (let j = 1; j <= k; j++) {
-    if (!(h > at(s.high, i - j)) || !(h >= at(s.high, i + j))) isHigh = false;
-    if (!(l < at(s.low, i - j)) || !(l <= at(s.low, i + j))) isLow = false;
+  // Once neither can hold, the rest of the window changes nothing.
+  for (let j = 1; j <= k && (isHigh || isLow); j++) {
+    if (isHigh && (!(h > at(s.high, i - j)) || !(h >= at(s.high, i + j)))) isHigh = false;
+    if (isLow && (!(l < at(s.low, i - j)) || !(l <= at(s.low, i + j)))) isLow = false;
   }
   if (isHigh && !isLow) return "high";
   if (isLow && !isHigh) return "low";

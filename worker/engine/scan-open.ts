@@ -12,19 +12,22 @@ import { closeStructure, push, setPhase } from "./scan-state";
 import type { PendingClimax, ScanContext, ScanState, Structure } from "./structure-types";
 
 /**
+ * Which climax candidates a search takes: asked with the side and price alone first (inside the
+ * clustered-climax test, before its volume statistics), then with the whole candidate `c`.
+ */
+type Accept = (side: PendingClimax["side"], price: number, c?: PendingClimax) => boolean;
+
+/** The search with no structure open takes every candidate. */
+const ANY: Accept = () => true;
+
+/**
  * Updates the pending climax with bar t's candidate (when `accept` takes it) and returns it once a
  * close has moved the AR minimum off its extreme, else null.
  */
-function trackPending(
-  ctx: ScanContext,
-  state: ScanState,
-  t: number,
-  accept: (c: Pick<PendingClimax, "side" | "price">) => boolean,
-): PendingClimax | null {
+function trackPending(ctx: ScanContext, state: ScanState, t: number, accept: Accept): PendingClimax | null {
   const { s } = ctx;
-  // The side / price filter also runs inside the clustered-climax test, before its volume statistics.
-  const raw = climaxCandidate(ctx, t, (side, price) => accept({ side, price }));
-  const cand = raw && accept(raw) ? raw : null;
+  const raw = climaxCandidate(ctx, t, accept);
+  const cand = raw && accept(raw.side, raw.price, raw) ? raw : null;
   const pend = state.pending;
   if (pend) {
     const beyond = pend.side === "acc" ? at(s.low, t) < pend.price : at(s.high, t) > pend.price;
@@ -52,12 +55,31 @@ function openFromClimax(ctx: ScanContext, state: ScanState, c: PendingClimax, t:
 
 /** Looks for a climax while no structure is open; opens one when a climax confirms. */
 export function stepSearch(ctx: ScanContext, state: ScanState, t: number): void {
-  const c = trackPending(ctx, state, t, () => true);
+  const c = trackPending(ctx, state, t, ANY);
   if (!state.pending) {
     openTrendRange(ctx, state, t);
     return;
   }
   if (c) openFromClimax(ctx, state, c, t);
+}
+
+/** The structure `supersedes` last made its test for, and that test (one per structure, not per bar). */
+let supersededSt: Structure | null = null;
+let supersedesSt: Accept = ANY;
+
+/** Which opposite climaxes supersede the open structure `st` (read live from it, as the scan moves it on). */
+function supersedes(st: Structure): Accept {
+  if (st === supersededSt) return supersedesSt;
+  supersededSt = st;
+  supersedesSt = (side, price, x) => {
+    // A full move away: one range height beyond the far side (a markup or markdown happened). The
+    // side / price pre-filter has no peak yet, so it lets a candidate past the band through.
+    const turned = x === undefined || (side === "acc" ? x.cp >= 0.5 : x.cp <= 0.5);
+    const past = st.breakoutIndex >= 0 && turned && (x?.peak === undefined || x.peak > st.breakoutIndex);
+    const h = past ? 0 : st.resistance - st.support;
+    return side !== st.side && (side === "acc" ? price < st.support - h : price > st.resistance + h);
+  };
+  return supersedesSt;
 }
 
 /**
@@ -71,14 +93,7 @@ function stepSupersede(ctx: ScanContext, state: ScanState, st: Structure, t: num
   // An SOS's own pullback (LPS / BU) is part of the structure, never a new BC's reaction. (A markdown
   // can end in a selling climax at any time: panic does not wait for the LPSY.)
   if (st.side === "acc" && st.breakoutIndex >= 0 && t <= st.breakoutIndex + ctx.p.pullbackWindow + 6) return false;
-  const c = trackPending(ctx, state, t, (x: Pick<PendingClimax, "side" | "price"> & Partial<PendingClimax>) => {
-    // A full move away: one range height beyond the far side (a markup or markdown happened). The
-    // side / price pre-filter has no peak yet, so it lets a candidate past the band through.
-    const turned = x.cp === undefined || (x.side === "acc" ? x.cp >= 0.5 : x.cp <= 0.5);
-    const past = st.breakoutIndex >= 0 && turned && (x.peak === undefined || x.peak > st.breakoutIndex);
-    const h = past ? 0 : st.resistance - st.support;
-    return x.side !== st.side && (x.side === "acc" ? x.price < st.support - h : x.price > st.resistance + h);
-  });
+  const c = trackPending(ctx, state, t, supersedes(st));
   if (!c) return false;
   closeStructure(state, t, st.side === "acc" ? "markup" : "markdown");
   openFromClimax(
@@ -154,15 +169,23 @@ function stepReanchor(ctx: ScanContext, state: ScanState, st: Structure, t: numb
     vr: at(s.vr, k),
     cp: at(s.cp, k),
     peak: k,
-    reasons: () => [
-      `a new high ${fpct(b.price / first - 1)} over the BC ${k - st.climaxIndex} bars after it, before any secondary test: one climactic episode`,
-      `the earlier BC (${first.toFixed(2)}) was its first wave`,
-    ],
+    reasons: reanchorReasons(b.price / first - 1, k - st.climaxIndex, first),
   };
   closeStructure(state, t, "superseded");
   state.phase = "NONE"; // the new structure's phase A starts at the new BC (recorded by openFromClimax)
   openFromClimax(ctx, state, c, t, " over the earlier BC");
   return true;
+}
+
+/**
+ * The reasons of a re-anchored BC, built when asked for: a module-level factory, so that stepReanchor
+ * captures nothing (and allocates no closure context) on the bars where it re-anchors nothing.
+ */
+function reanchorReasons(over: number, bars: number, first: number): () => string[] {
+  return () => [
+    `a new high ${fpct(over)} over the BC ${bars} bars after it, before any secondary test: one climactic episode`,
+    `the earlier BC (${first.toFixed(2)}) was its first wave`,
+  ];
 }
 
 /** While a structure is open: an opposite climax supersedes it, or a distribution's BC is re-anchored. */

@@ -54,6 +54,10 @@ export function sosTrigger(s: Series, t: number, scale = 1): TriggerSignal | nul
 /** Spring trigger at t (WyckoffAgent): a dip under the 60-bar closing support, reclaimed on rising volume, inside a range. */
 export function springTrigger(s: Series, t: number): TriggerSignal | null {
   if (t < 64 || at(s.frozen, t) === 1) return null;
+  // The volume test first (every test only rejects, so their order changes no answer): on most bars
+  // it fails before the 60-bar scan.
+  const v = at(s.volume, t);
+  if (!(v >= 1.1 * meanOf(s.volume, t - 4, t)) || !(v / at(s.volume, t - 1) >= 1.15)) return null;
   let support = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   let lo = Number.POSITIVE_INFINITY;
@@ -67,8 +71,6 @@ export function springTrigger(s: Series, t: number): TriggerSignal | null {
   const drift = Math.abs(at(s.close, t - 2) / at(s.close, t - 61) - 1);
   if ((hi - lo) / lo > maxWidth || drift > 0.12) return null;
   if (!(Math.min(at(s.low, t - 1), at(s.low, t)) < support) || !(at(s.close, t) > support)) return null;
-  const v = at(s.volume, t);
-  if (!(v >= 1.1 * meanOf(s.volume, t - 4, t)) || !(v / at(s.volume, t - 1) >= 1.15)) return null;
   return {
     type: "spring",
     index: t,

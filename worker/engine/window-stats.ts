@@ -50,3 +50,60 @@ export function rollingMin(values: NumSeries, n: number, into?: Float64Array): F
 export function rollingMax(values: NumSeries, n: number, into?: Float64Array): Float64Array {
   return rolling(values, n, -1, into);
 }
+
+/**
+ * Index of the extreme over each window values[max(0, t−n+1) .. t], written to `into[t]`: the
+ * minimum (`sign` 1) or the maximum (−1), ties to the earliest index (`latest` false: what a forward
+ * scan with a strict comparison keeps) or to the latest (a backward scan's). One monotonic-deque
+ * pass. Returns false, leaving `into` unspecified, when the values hold a NaN: there such a scan
+ * answers by position (no comparison with NaN holds), so the caller keeps its own loop.
+ */
+export function rollingArgExtreme(
+  values: Float64Array,
+  n: number,
+  sign: 1 | -1,
+  latest: boolean,
+  into: Int32Array,
+): boolean {
+  const len = values.length;
+  for (let t = 0; t < len; t++) if ((values[t] as number) !== (values[t] as number)) return false;
+  if (deque.length < len) deque = new Int32Array(Math.max(len, 2 * deque.length));
+  if (sign === 1) argMinLoop(values, n, latest, into, deque);
+  else argMaxLoop(values, n, latest, into, deque);
+  return true;
+}
+
+/** rollingArgExtreme's pass for minima (NaN-free values; `dq` as long as they are). */
+function argMinLoop(values: Float64Array, n: number, latest: boolean, into: Int32Array, dq: Int32Array): void {
+  let head = 0;
+  let tail = 0;
+  for (let t = 0; t < values.length; t++) {
+    const v = values[t] as number;
+    // Drop the back while t beats it: strictly, or also on a tie when the latest index wins.
+    while (tail > head) {
+      const b = values[dq[tail - 1] as number] as number;
+      if (b > v || (latest && b === v)) tail--;
+      else break;
+    }
+    dq[tail++] = t;
+    if ((dq[head] as number) <= t - n) head++;
+    into[t] = dq[head] as number;
+  }
+}
+
+/** rollingArgExtreme's pass for maxima, as argMinLoop. */
+function argMaxLoop(values: Float64Array, n: number, latest: boolean, into: Int32Array, dq: Int32Array): void {
+  let head = 0;
+  let tail = 0;
+  for (let t = 0; t < values.length; t++) {
+    const v = values[t] as number;
+    while (tail > head) {
+      const b = values[dq[tail - 1] as number] as number;
+      if (b < v || (latest && b === v)) tail--;
+      else break;
+    }
+    dq[tail++] = t;
+    if ((dq[head] as number) <= t - n) head++;
+    into[t] = dq[head] as number;
+  }
+}

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { at, atOrBelowQuantile, finiteOrNull, meanOf, median, quantileOf, round } from "../../../worker/engine/numeric";
 import { createRng, uniform } from "../../../worker/engine/sim/rng";
-import { rollingMax, rollingMin } from "../../../worker/engine/window-stats";
+import { rollingArgExtreme, rollingMax, rollingMin } from "../../../worker/engine/window-stats";
 
 const rng = createRng(7);
 
@@ -138,5 +138,33 @@ describe("numeric fast paths", () => {
     }
     expect(checked).toBeGreaterThan(20_000);
     expect(mismatches.slice(0, 5)).toEqual([]);
+  });
+
+  it("rollingArgExtreme finds the index a strict forward (earliest) or backward (latest) scan keeps", () => {
+    const mismatches: string[] = [];
+    let checked = 0;
+    for (let k = 0; k < 150; k++) {
+      // Ties (kinds 3, 4), ±Infinity (2) and plain values; NaN (kind 1) is refused.
+      const v = Float64Array.from(values(1 + Math.floor(uniform(rng, 0, 400)), [0, 2, 3, 4][k % 4] ?? 0));
+      const n = 1 + Math.floor(uniform(rng, 0, 130));
+      for (const sign of [1, -1] as const)
+        for (const latest of [false, true]) {
+          const into = new Int32Array(v.length);
+          expect(rollingArgExtreme(v, n, sign, latest, into)).toBe(true);
+          const better = (a: number, b: number) => (sign === 1 ? a < b : a > b);
+          for (let t = 0; t < v.length; t++) {
+            const from = Math.max(0, t - n + 1);
+            let best = latest ? t : from;
+            if (latest) for (let i = t; i >= from; i--) best = better(at(v, i), at(v, best)) ? i : best;
+            else for (let i = from; i <= t; i++) best = better(at(v, i), at(v, best)) ? i : best;
+            checked++;
+            if (into[t] !== best) mismatches.push(`${k} sign ${sign} latest ${latest} t ${t}: ${into[t]} vs ${best}`);
+          }
+        }
+    }
+    expect(checked).toBeGreaterThan(40_000);
+    expect(mismatches.slice(0, 5)).toEqual([]);
+    const withNaN = Float64Array.from([3, 1, Number.NaN, 2]);
+    expect(rollingArgExtreme(withNaN, 2, 1, false, new Int32Array(4))).toBe(false);
   });
 });
