@@ -3,7 +3,7 @@
  * PS / PSY, and the automatic reaction (AR). A climax is confirmed by the first close that has
  * rallied (fallen) the AR minimum off its extreme; AR by a 3-bar hold or a 1-ATR pullback.
  */
-import { at } from "./numeric";
+import { at, meanOf } from "./numeric";
 import { medianFast } from "./rolling";
 import type { Series } from "./series";
 import { rollingArgExtreme } from "./window-stats";
@@ -29,13 +29,6 @@ function lowestSince(values: ArrayLike<number>, from: number, t: number): boolea
   const x = values[t] ?? Number.NaN;
   for (let i = t - 1; i >= from; i--) if (!((values[i] ?? Number.NaN) > x)) return false;
   return true;
-}
-
-/** The mean of values[from..to]. */
-function meanOf(values: ArrayLike<number>, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i <= to; i++) sum += values[i] ?? Number.NaN;
-  return sum / (to - from + 1);
 }
 
 /** values[t] is strictly above every value in [from, t−1]. */
@@ -147,7 +140,7 @@ function clusterAt(
   const from = Math.max(0, t - p.clusterTrendBars);
   const low = at(s.low, t);
   const high = at(s.high, t);
-  const ma50 = t >= 49 ? at(s.sma50, t) : meanOf(s.close, 0, t);
+  const ma50 = t >= 49 ? at(s.sma50, t) : meanOf(s.close, 0, t + 1);
   const c = at(s.close, t);
   // [from, t−1] is the trend window ending at t−1: its extremes come from the table when it has one.
   const w = trendWindowOf(s, p.clusterTrendBars);
