@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { Bar } from "../contracts/analysis";
-import { ScreenInput, type ScreeningResult } from "../contracts/screening";
+import { ScreenInput } from "../contracts/screening";
 import type { TaskRecord } from "../ports/task-store";
 import type { BackgroundDeps } from "./background-deps";
 import { batchMessage, fanOutBatches } from "./fan-out";
@@ -15,7 +15,7 @@ import { PermanentError, RetryableError, type QueueHandler } from "./queue-consu
 import { screenFeatures, SCREEN_WINDOW } from "./screen-features";
 import type { ScreenPlan, TaskCoordinator } from "./coordinator-port";
 import { inUniverse, universeCoverage } from "./market-sync/sync-gate";
-import { boardFilter, noCachedStocksNote, universeFor, type Universe } from "./universe";
+import { boardFilter, emptyScreening, noCachedStocksNote, universeFor, type Universe } from "./universe";
 
 /** A fan-out batch message. */
 export const ScreenBatchMessage = batchMessage("screen.batch");
@@ -34,33 +34,6 @@ export function coordinatorOf(d: Pick<BackgroundDeps, "coordinators">, taskId: s
   return d.coordinators.of(taskId);
 }
 
-/** An empty result for a universe with nothing cached. */
-function emptyResult(input: ScreenInput, u: Universe, note: string): ScreeningResult {
-  return {
-    ok: false,
-    market: input.market,
-    board: input.board,
-    universe: u.code,
-    asOf: null,
-    simulated: u.simulated,
-    regime: { state: "NEUTRAL", reasons: [], breadthAboveMa20Pct: null },
-    summary: {
-      total_scanned: 0,
-      layer1_passed: 0,
-      layer2_passed: 0,
-      layer3_passed: 0,
-      layer4_passed: 0,
-      layer5_passed: 0,
-    },
-    rejections: {},
-    trigger_groups: {},
-    top_sectors: [],
-    candidates: [],
-    symbols_for_report: [],
-    notes: [note],
-  };
-}
-
 /** Plans a screening and fans its batches out (idempotent: the coordinator keeps the first plan). */
 export async function startScreening(d: BackgroundDeps, rec: TaskRecord): Promise<void> {
   const parsed = ScreenInput.safeParse(rec.input);
@@ -73,7 +46,7 @@ export async function startScreening(d: BackgroundDeps, rec: TaskRecord): Promis
     await completeTask(
       d,
       rec,
-      emptyResult(input, u, gate.refused),
+      emptyScreening(input, u, [gate.refused]),
       `Screening ${rec.view.id} refused: ${gate.refused}`,
     );
     return;
@@ -81,7 +54,12 @@ export async function startScreening(d: BackgroundDeps, rec: TaskRecord): Promis
   const symbols = boardFilter(inUniverse(gate, await d.cache.listSymbols(u.code, "stock")), input.board);
   if (symbols.length === 0) {
     const note = noCachedStocksNote(u, input.board, d.config.marketData);
-    await completeTask(d, rec, emptyResult(input, u, note), `Screening ${rec.view.id} found nothing to scan: ${note}`);
+    await completeTask(
+      d,
+      rec,
+      emptyScreening(input, u, [note]),
+      `Screening ${rec.view.id} found nothing to scan: ${note}`,
+    );
     return;
   }
   const { index, smallCap } = await indexBars(d, u);

@@ -5,7 +5,7 @@
  */
 import type { Board, Market } from "../contracts/analysis";
 import type { MarketCode, SymbolInfo } from "../contracts/market";
-import type { ScreenBoard, ScreenMarket } from "../contracts/screening";
+import type { ScreenBoard, ScreenMarket, ScreeningResult } from "../contracts/screening";
 
 /** A universe to read. */
 export interface Universe {
@@ -38,6 +38,37 @@ export function noCachedStocksNote(u: Pick<Universe, "code">, board: ScreenBoard
   return u.code === "US" && mode === "offline"
     ? `${base}; the offline data has no US stocks (the whole-market screen offline is the simulated A-share market, market cn)`
     : base;
+}
+
+/** The result of a screening of `u` that did not run (refused, or nothing cached): no funnel, no date; `notes` say why. */
+export function emptyScreening(
+  input: { market: ScreenMarket; board: ScreenBoard },
+  u: Pick<Universe, "code" | "simulated">,
+  notes: string[],
+): ScreeningResult {
+  return {
+    ok: false,
+    market: input.market,
+    board: input.board,
+    universe: u.code,
+    asOf: null,
+    simulated: u.simulated,
+    regime: { state: "NEUTRAL", reasons: [], breadthAboveMa20Pct: null },
+    summary: {
+      total_scanned: 0,
+      layer1_passed: 0,
+      layer2_passed: 0,
+      layer3_passed: 0,
+      layer4_passed: 0,
+      layer5_passed: 0,
+    },
+    rejections: {},
+    trigger_groups: {},
+    top_sectors: [],
+    candidates: [],
+    symbols_for_report: [],
+    notes,
+  };
 }
 
 /** The main index of a universe by its code (the backtest's benchmark). */

@@ -11,7 +11,7 @@ import { reduceFunnel } from "../engine/screen/reduce-funnel";
 import type { MarketCache } from "../ports/market-data";
 import type { Screener } from "../ports/screener";
 import { screenFeatures, SCREEN_WINDOW } from "../background/screen-features";
-import { boardFilter, noCachedStocksNote, universeFor } from "../background/universe";
+import { boardFilter, emptyScreening, noCachedStocksNote, universeFor } from "../background/universe";
 import { inUniverse, universeCoverage } from "../background/market-sync/sync-gate";
 import type { SyncStore } from "../ports/market-sync";
 
@@ -29,26 +29,9 @@ export function inProcessScreener(cache: MarketCache, mode: "offline" | "live", 
       else if (gate.coverage) notes.unshift(`Coverage: ${gate.coverage.statement} (market sync).`);
       const coverage = "refused" in gate || !gate.coverage ? {} : { coverage: gate.coverage };
       if (symbols.length === 0)
-        return ok({
-          ok: false,
-          ...base,
-          asOf: null,
-          regime: { state: "NEUTRAL", reasons: [], breadthAboveMa20Pct: null },
-          summary: {
-            total_scanned: 0,
-            layer1_passed: 0,
-            layer2_passed: 0,
-            layer3_passed: 0,
-            layer4_passed: 0,
-            layer5_passed: 0,
-          },
-          rejections: {},
-          trigger_groups: {},
-          top_sectors: [],
-          candidates: [],
-          symbols_for_report: [],
-          notes: "refused" in gate ? notes : [...notes, noCachedStocksNote(u, input.board, mode)],
-        } satisfies ScreeningResult);
+        return ok(
+          emptyScreening(input, u, "refused" in gate ? notes : [...notes, noCachedStocksNote(u, input.board, mode)]),
+        );
       const [main, small] = await Promise.all([
         cache.getSeries(u.index),
         u.smallCap ? cache.getSeries(u.smallCap) : Promise.resolve(null),
