@@ -72,7 +72,7 @@ export async function chartBars(c: Context<AppEnv>, symbolParam: string): Promis
   if (!res.ok) throw toAppError(res.error);
   const { symbol: info, provenance } = res.value;
   const bars = res.value.bars.slice(-q.days);
-  const analysis = await analyzeSymbol(market, info, res.value.bars, undefined, q.end !== undefined);
+  const analysis = await analyzeSymbol(market, info, res.value.bars, { pointInTime: q.end !== undefined });
   return analysis.ok
     ? { symbol: info, bars, provenance, analysis: analysis.value }
     : { symbol: info, bars, provenance, analysis: null, analysisNote: analysis.error.message };

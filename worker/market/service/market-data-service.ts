@@ -92,7 +92,7 @@ export function mergeIncremental(cached: readonly Bar[], fetched: readonly Bar[]
  * Trading days from `end` (YYYY-MM-DD) to `now` (epoch ms), over-counted (every weekday plus a margin):
  * how many of the latest bars reach back to `end`. 0 when `end` is today or later.
  */
-export function tradingDaysAfter(end: string, now: number): number {
+function tradingDaysAfter(end: string, now: number): number {
   const ms = now - Date.parse(`${end}T00:00:00Z`);
   if (!(ms > 0)) return 0;
   return Math.ceil((ms / 86_400_000) * (5 / 7)) + 10;

@@ -54,13 +54,10 @@ export const analyzeStockHandler: ToolHandler<typeof analyzeStockSpec> = async (
     const window = bars.slice(-input.days);
     return ok({ ...base, data: priceRows(window, bars[bars.length - window.length - 1]) });
   }
-  const result = await analyzeSymbol(
-    deps.market,
-    symbol,
-    bars,
-    input.cost > 0 ? { cost: input.cost } : undefined,
-    input.asOf !== undefined,
-  );
+  const result = await analyzeSymbol(deps.market, symbol, bars, {
+    ...(input.cost > 0 ? { position: { cost: input.cost } } : {}),
+    pointInTime: input.asOf !== undefined,
+  });
   if (!result.ok) return ok({ ...base, analysis: null, analysisNote: result.error.message, stats: stats(bars) });
   const { diagnosis, ...analysis } = result.value;
   return ok({

@@ -20,8 +20,7 @@ async function diagnoseHolding(market: MarketData, p: Position): Promise<Holding
   const last = bars[bars.length - 1];
   if (!last) return { ...base, ok: false, error: `no bars for ${symbol.id}` };
   const result = await analyzeSymbol(market, symbol, bars, {
-    cost: p.cost,
-    ...(p.stop !== null && p.stop > 0 ? { stop: p.stop } : {}),
+    position: { cost: p.cost, ...(p.stop !== null && p.stop > 0 ? { stop: p.stop } : {}) },
   });
   const marketValue = Math.round(p.shares * last.close * 100) / 100;
   const source = { simulated: provenance.simulated, stale: provenance.stale };

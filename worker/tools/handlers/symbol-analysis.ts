@@ -57,8 +57,7 @@ export async function analyzeSymbol(
   market: MarketData,
   symbol: SymbolInfo,
   bars: readonly Bar[],
-  position?: AnalyzeOptions["position"],
-  pointInTime = false,
+  { position, pointInTime = false }: { position?: AnalyzeOptions["position"]; pointInTime?: boolean } = {},
 ): Promise<ReturnType<typeof analyze>> {
   const window = bars.slice(-ANALYSIS_BARS);
   const asOf = window[window.length - 1]?.date ?? "";
